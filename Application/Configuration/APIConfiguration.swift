@@ -1,0 +1,132 @@
+import Foundation
+import RiderDomain
+
+/// Where the API lives and how to talk to its OAuth 2.0 token endpoint.
+///
+/// Paths are relative to ``baseURL`` so the same code works against the reference
+/// server and any standards-conforming OAuth 2.0 server.
+public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible {
+    /// How the client authenticates to the token endpoint (RFC 6749 §2.3.1).
+    public enum ClientAuthentication: String, Hashable, Sendable, CaseIterable {
+        /// `Authorization: Basic` with the client id and secret (the RFC's preferred way).
+        case basic
+        /// `client_id` and `client_secret` as form fields.
+        case requestBody = "body"
+    }
+
+    public private(set) var baseURL: URL
+    public var tokenPath: String
+    public var mePath: String
+    public var revokePath: String
+    public var clientID: String?
+    /// Never printed: ``description`` redacts it.
+    public var clientSecret: String?
+    public var clientAuthentication: ClientAuthentication
+    public var scope: String?
+    /// How long one request may take before it fails with ``RiderError/timedOut``.
+    public var requestTimeout: TimeInterval
+    /// Refresh this long before the access token expires (capped at half its lifetime, so a
+    /// short-lived token is not refreshed on every request).
+    public var refreshLeeway: TimeInterval
+
+    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when `baseURL` is not an absolute http(s)
+    ///   URL, or uses plain http for a host other than loopback (tokens would cross the network
+    ///   in the clear).
+    public init(
+        baseURL: URL,
+        tokenPath: String = "/auth/token",
+        mePath: String = "/auth/me",
+        revokePath: String = "/auth/revoke",
+        clientID: String? = nil,
+        clientSecret: String? = nil,
+        clientAuthentication: ClientAuthentication = .basic,
+        scope: String? = nil,
+        requestTimeout: TimeInterval = 15,
+        refreshLeeway: TimeInterval = 60
+    ) throws {
+        try Self.validate(baseURL)
+        self.baseURL = baseURL
+        self.tokenPath = tokenPath
+        self.mePath = mePath
+        self.revokePath = revokePath
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.clientAuthentication = clientAuthentication
+        self.scope = scope
+        self.requestTimeout = requestTimeout
+        self.refreshLeeway = refreshLeeway
+    }
+
+    /// The scheme, host and port of ``baseURL`` (`https://api.example.com`), which names the
+    /// server in vault entries and cache folders.
+    public var origin: String {
+        var components = URLComponents()
+        components.scheme = baseURL.scheme?.lowercased()
+        components.host = baseURL.host?.lowercased()
+        components.port = baseURL.port
+        return components.string ?? baseURL.absoluteString
+    }
+
+    /// Builds the absolute URL of `path` under ``baseURL``, keeping any base path prefix.
+    ///
+    /// A `path` that is already an absolute http(s) URL (a token endpoint on another host) is
+    /// used as it is.
+    public func url(for path: String, query: [(String, String)] = []) throws -> URL {
+        if let absolute = URL(string: path), absolute.scheme != nil {
+            try Self.validate(absolute)
+            return try Self.appendingQuery(query, to: absolute)
+        }
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
+            throw RiderError.invalidConfiguration("the base URL \(baseURL) cannot be parsed")
+        }
+        let prefix = components.percentEncodedPath.hasSuffix("/")
+            ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+        let suffix = path.hasPrefix("/") ? path : "/" + path
+        components.percentEncodedPath = prefix + suffix
+        guard let url = components.url else {
+            throw RiderError.invalidConfiguration("the path \(path) does not form a valid URL")
+        }
+        return try Self.appendingQuery(query, to: url)
+    }
+
+    public var description: String {
+        "APIConfiguration(baseURL: \(baseURL), tokenPath: \(tokenPath), clientID: \(clientID ?? "none"), "
+            + "clientSecret: \(clientSecret == nil ? "none" : "<redacted>"))"
+    }
+
+    private static func appendingQuery(_ query: [(String, String)], to url: URL) throws -> URL {
+        guard !query.isEmpty else { return url }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw RiderError.invalidConfiguration("the URL \(url) cannot be parsed")
+        }
+        let encoded = FormEncoding.encode(query, spaceAsPlus: false)
+        components.percentEncodedQuery = [components.percentEncodedQuery, encoded]
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
+        guard let result = components.url else {
+            throw RiderError.invalidConfiguration("the query does not form a valid URL")
+        }
+        return result
+    }
+
+    static func validate(_ url: URL) throws {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            throw RiderError.invalidConfiguration("'\(url)' is not an absolute URL such as https://api.example.com")
+        }
+        switch scheme {
+        case "https":
+            return
+        case "http":
+            guard isLoopback(host) else {
+                throw RiderError.invalidConfiguration(
+                    "plain http is only allowed for loopback hosts; use https for \(host)")
+            }
+        default:
+            throw RiderError.invalidConfiguration("the scheme '\(scheme)' is not supported; use https")
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import RiderDomain
+
+/// The API contract (`docs/openapi.yaml`) as typed endpoint values.
+///
+/// The only place that knows paths, parameters and wire formats; use cases compose these.
+public enum API {}
+
+// MARK: - Auth
+
+extension API {
+    /// `POST {tokenPath}` with the resource-owner password grant (RFC 6749 §4.3).
+    public static func passwordGrant(_ credentials: Credentials, in configuration: APIConfiguration) -> Endpoint<TokenGrant> {
+        var form = [("grant_type", "password"), ("username", credentials.email), ("password", credentials.password)]
+        if let scope = configuration.scope { form.append(("scope", scope)) }
+        return tokenEndpoint(form: form, grant: .password, in: configuration)
+    }
+
+    /// `POST {tokenPath}` with the refresh-token grant (RFC 6749 §6).
+    public static func refreshGrant(_ refreshToken: String, in configuration: APIConfiguration) -> Endpoint<TokenGrant> {
+        var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+        if let scope = configuration.scope { form.append(("scope", scope)) }
+        return tokenEndpoint(form: form, grant: .refreshToken, in: configuration)
+    }
+
+    /// `POST {revokePath}` (RFC 7009). The server answers 200 even for unknown tokens.
+    public static func revoke(_ token: String, hint: String, in configuration: APIConfiguration) -> Endpoint<Void> {
+        var form = [("token", token), ("token_type_hint", hint)]
+        var headers = HTTPHeaders()
+        addClientAuthentication(to: &form, headers: &headers, configuration: configuration)
+        return Endpoint(method: .post, path: configuration.revokePath, headers: headers, body: .form(form),
+                        authorization: .none, decode: { _ in })
+    }
+
+    /// `POST /auth/register`.
+    public static func register(_ registration: Registration) throws -> Endpoint<UserID> {
+        Endpoint(
+            method: .post, path: "/auth/register", body: try .json(RegistrationDTO(registration)),
+            authorization: .none,
+            decode: { response in
+                UserID(try ContractCoding.decode(RegisteredDTO.self, from: response.body, what: "the registration answer").id)
+            })
+    }
+
+    /// `GET {mePath}`: the signed-in user.
+    public static func me(in configuration: APIConfiguration) -> Endpoint<User> {
+        Endpoint(method: .get, path: configuration.mePath, authorization: .bearer, decode: { response in
+            try ContractCoding.decode(UserDTO.self, from: response.body, what: "the current user").toDomain()
+        })
+    }
+
+    private static func tokenEndpoint(
+        form: [(String, String)], grant: TokenErrorMapping.Grant, in configuration: APIConfiguration
+    ) -> Endpoint<TokenGrant> {
+        var form = form
+        var headers = HTTPHeaders()
+        headers["Cache-Control"] = "no-store"
+        addClientAuthentication(to: &form, headers: &headers, configuration: configuration)
+        return Endpoint(
+            method: .post, path: configuration.tokenPath, headers: headers, body: .form(form),
+            authorization: .none,
+            decode: { response in
+                try ContractCoding.decode(TokenResponseDTO.self, from: response.body, what: "the token response").toGrant()
+            },
+            mapError: { TokenErrorMapping.error(for: $0, grant: grant) })
+    }
+
+    /// RFC 6749 §2.3.1: Basic authentication with form-encoded id and secret, or both in the body;
+    /// a public client (no secret) just names itself with `client_id`.
+    private static func addClientAuthentication(
+        to form: inout [(String, String)], headers: inout HTTPHeaders, configuration: APIConfiguration
+    ) {
+        guard let clientID = configuration.clientID else { return }
+        guard let secret = configuration.clientSecret else {
+            form.append(("client_id", clientID))
+            return
+        }
+        switch configuration.clientAuthentication {
+        case .basic:
+            let pair = FormEncoding.escape(clientID, spaceAsPlus: true) + ":" + FormEncoding.escape(secret, spaceAsPlus: true)
+            headers["Authorization"] = "Basic " + Data(pair.utf8).base64EncodedString()
+        case .requestBody:
+            form.append(("client_id", clientID))
+            form.append(("client_secret", secret))
+        }
+    }
+}
+
+// MARK: - Riders
+
+extension API {
+    /// `GET /riders/me`, with the profile's entity tag.
+    public static var myRider: Endpoint<Rider> {
+        Endpoint(method: .get, path: "/riders/me", authorization: .bearer, decode: decodeRider)
+    }
+
+    /// `PATCH /riders/me` as a JSON merge patch, conditional on `entityTag` when given.
+    public static func updateMyRider(_ patch: RiderPatch, ifMatch entityTag: EntityTag?) throws -> Endpoint<Rider> {
+        var headers = HTTPHeaders()
+        if let entityTag { headers["If-Match"] = entityTag.rawValue }
+        return Endpoint(
+            method: .patch, path: "/riders/me", headers: headers,
+            body: try .json(RiderPatchDTO(patch: patch), contentType: "application/merge-patch+json"),
+            authorization: .bearer, decode: decodeRider)
+    }
+
+    @Sendable private static func decodeRider(_ response: HTTPResponse) throws -> Rider {
+        let tag = response.headers["ETag"].map(EntityTag.init(rawValue:))
+        return try ContractCoding.decode(RiderDTO.self, from: response.body, what: "the rider profile").toDomain(entityTag: tag)
+    }
+}
+
+// MARK: - Users
+
+extension API {
+    /// `GET /users/search?q=&page=&limit=`.
+    public static func searchUsers(_ query: String, page: PageRequest) -> Endpoint<UserPage> {
+        Endpoint(method: .get, path: "/users/search",
+                 query: [("q", query), ("page", String(page.page)), ("limit", String(page.limit))],
+                 authorization: .bearer, decode: decodeUserPage)
+    }
+
+    /// `GET /users?page=&limit=`, ordered by id.
+    public static func listUsers(page: PageRequest) -> Endpoint<UserPage> {
+        Endpoint(method: .get, path: "/users",
+                 query: [("page", String(page.page)), ("limit", String(page.limit))],
+                 authorization: .bearer, decode: decodeUserPage)
+    }
+
+    /// `GET /users/{id}`.
+    public static func user(_ id: UserID) -> Endpoint<User> {
+        let escaped = id.rawValue.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
+            ?? id.rawValue
+        return Endpoint(method: .get, path: "/users/\(escaped)", authorization: .bearer, decode: { response in
+            try ContractCoding.decode(UserDTO.self, from: response.body, what: "the user").toDomain()
+        })
+    }
+
+    @Sendable private static func decodeUserPage(_ response: HTTPResponse) throws -> UserPage {
+        try ContractCoding.decode(UserPageDTO.self, from: response.body, what: "the page of users").toDomain()
+    }
+}

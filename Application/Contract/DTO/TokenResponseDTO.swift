@@ -1,0 +1,58 @@
+import Foundation
+import RiderDomain
+
+/// A successful token endpoint response (RFC 6749 §5.1), read leniently where servers differ
+/// (`expires_in` as a number or a numeric string) and strictly where safety depends on it.
+struct TokenResponseDTO: Decodable, Sendable {
+    var accessToken: String?
+    var tokenType: String?
+    var expiresIn: LenientNumber?
+    var refreshToken: String?
+    var userID: String?
+    var role: String?
+    var scope: String?
+
+    enum CodingKeys: String, CodingKey {
+        case scope, role
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case refreshToken = "refresh_token"
+        case userID = "user_id"
+    }
+
+    /// A JSON number, or a string holding one; anything else is `nil` rather than a failure.
+    struct LenientNumber: Decodable, Sendable {
+        var value: Double?
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let number = try? container.decode(Double.self) {
+                value = number
+            } else if let text = try? container.decode(String.self) {
+                value = Double(text.trimmingCharacters(in: .whitespaces))
+            } else {
+                value = nil
+            }
+        }
+    }
+
+    /// Checks the response and returns what it grants.
+    /// - Throws: ``RiderError/malformedResponse(_:)`` without an access token,
+    ///   ``RiderError/unsupportedTokenType(_:)`` for anything but Bearer.
+    func toGrant() throws -> TokenGrant {
+        guard let accessToken, !accessToken.isEmpty else {
+            throw RiderError.malformedResponse("the token response has no access_token")
+        }
+        let type = tokenType ?? ""
+        guard type.caseInsensitiveCompare("Bearer") == .orderedSame else {
+            throw RiderError.unsupportedTokenType(type.isEmpty ? "none" : ProblemMapping.clip(type))
+        }
+        return TokenGrant(
+            accessToken: accessToken,
+            refreshToken: refreshToken.flatMap { $0.isEmpty ? nil : $0 },
+            lifetime: TokenGrant.sanitizedLifetime(expiresIn?.value),
+            userID: userID.flatMap { $0.isEmpty ? nil : UserID($0) },
+            role: role.map(Role.init(rawValue:))
+        )
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import RiderDomain
+
+/// One operation of the API contract, typed by what it returns.
+///
+/// A plain value: method, path, query, body and whether it needs the user's bearer token,
+/// plus how to read a success and how to map a failure. Use cases send endpoints through
+/// ``APIClient``; nothing else in RiderKit builds URLs by hand.
+public struct Endpoint<Response: Sendable>: Sendable {
+    /// Whether the request carries the signed-in user's access token.
+    public enum Authorization: Hashable, Sendable {
+        case none
+        case bearer
+    }
+
+    public var method: HTTPMethod
+    public var path: String
+    public var query: [(String, String)]
+    public var headers: HTTPHeaders
+    public var body: RequestBody?
+    public var authorization: Authorization
+    /// Reads a 2xx response.
+    public var decode: @Sendable (HTTPResponse) throws -> Response
+    /// Turns a non-2xx response into an error (after the session engine has handled 401s).
+    public var mapError: @Sendable (HTTPResponse) -> RiderError
+
+    public init(
+        method: HTTPMethod,
+        path: String,
+        query: [(String, String)] = [],
+        headers: HTTPHeaders = [:],
+        body: RequestBody? = nil,
+        authorization: Authorization,
+        decode: @escaping @Sendable (HTTPResponse) throws -> Response,
+        mapError: @escaping @Sendable (HTTPResponse) -> RiderError = ProblemMapping.error(for:)
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.authorization = authorization
+        self.decode = decode
+        self.mapError = mapError
+    }
+
+    /// The transport-level request for this endpoint under `configuration`.
+    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when the URL cannot be formed.
+    public func request(in configuration: APIConfiguration) throws -> HTTPRequest {
+        var headers = self.headers
+        if headers["Accept"] == nil { headers["Accept"] = "application/json, application/problem+json" }
+        if let body { headers["Content-Type"] = body.contentType }
+        return HTTPRequest(
+            method: method,
+            url: try configuration.url(for: path, query: query),
+            headers: headers,
+            body: body?.data,
+            timeout: configuration.requestTimeout
+        )
+    }
+
+    /// Decodes a success or throws the mapped error.
+    public func response(from response: HTTPResponse) throws -> Response {
+        guard response.isSuccess else { throw mapError(response) }
+        return try decode(response)
+    }
+}
+
+extension Endpoint where Response: Decodable {
+    /// Decodes the body as `Response` JSON; `what` names it in error messages.
+    public static func decodeJSON(_ what: String) -> @Sendable (HTTPResponse) throws -> Response {
+        { response in try ContractCoding.decode(Response.self, from: response.body, what: what) }
+    }
+}

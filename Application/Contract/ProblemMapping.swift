@@ -1,0 +1,38 @@
+import Foundation
+import RiderDomain
+
+/// Maps a non-2xx API response (RFC 9457 problem details, or anything else) to ``RiderError``.
+public enum ProblemMapping {
+    /// The error for `response`; never throws, because an unreadable error body must still
+    /// give the caller a useful error.
+    @Sendable public static func error(for response: HTTPResponse) -> RiderError {
+        let problem = try? JSONDecoder().decode(ProblemDTO.self, from: response.body)
+        let detail = problem?.summary.map(clip)
+        switch response.status {
+        case 400, 422:
+            let problems = problem?.fieldProblems ?? []
+            if !problems.isEmpty { return .invalidInput(problems) }
+            return .invalidInput([FieldProblem(field: "request", message: detail ?? "rejected by the server")])
+        case 401:
+            return .sessionExpired
+        case 403:
+            return .forbidden(detail: detail)
+        case 404, 410:
+            return .notFound(detail: detail)
+        case 409:
+            return .alreadyExists(detail: detail)
+        case 412:
+            return .conflict(current: nil)
+        case 429:
+            return .rateLimited(retryAfter: response.headers["Retry-After"].flatMap(TimeInterval.init))
+        default:
+            return .server(status: response.status, detail: detail)
+        }
+    }
+
+    /// Keeps a hostile or verbose server from flooding the user's terminal.
+    static func clip(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return line.count > 200 ? String(line.prefix(200)) + "…" : line
+    }
+}

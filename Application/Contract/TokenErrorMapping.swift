@@ -1,0 +1,36 @@
+import Foundation
+import RiderDomain
+
+/// Maps token endpoint failures (RFC 6749 §5.2) to ``RiderError``, depending on the grant:
+/// a rejected password is a login failure, a rejected refresh token ends the session.
+public enum TokenErrorMapping {
+    public enum Grant: Sendable {
+        case password
+        case refreshToken
+    }
+
+    public static func error(for response: HTTPResponse, grant: Grant) -> RiderError {
+        let oauth = try? JSONDecoder().decode(OAuthErrorDTO.self, from: response.body)
+        let detail = oauth?.errorDescription.map(ProblemMapping.clip)
+        switch (oauth?.error, response.status) {
+        case ("invalid_grant", _):
+            return grant == .password ? .invalidCredentials : .sessionExpired
+        case ("invalid_client", _), ("unauthorized_client", _):
+            return .invalidConfiguration(
+                "the token endpoint rejected the client id or secret" + (detail.map { " (\($0))" } ?? ""))
+        case ("unsupported_grant_type", _):
+            return .invalidConfiguration("the server does not offer the \(grant == .password ? "password" : "refresh_token") grant")
+        case ("invalid_scope", _):
+            return .invalidConfiguration("the server rejected the requested scope" + (detail.map { " (\($0))" } ?? ""))
+        case (_, 400), (_, 401):
+            // Any other refusal of a refresh token means it is no longer usable; servers that
+            // skip RFC 6749's error body tend to answer a bad password with a bare 401.
+            if grant == .refreshToken { return .sessionExpired }
+            if response.status == 401 { return .invalidCredentials }
+            return oauth == nil ? ProblemMapping.error(for: response)
+                : .invalidInput([FieldProblem(field: "request", message: detail ?? oauth?.error ?? "rejected")])
+        default:
+            return ProblemMapping.error(for: response)
+        }
+    }
+}

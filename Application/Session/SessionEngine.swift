@@ -1,0 +1,144 @@
+import Foundation
+import RiderDomain
+
+/// Owns the signed-in session: loads it from the vault once, hands out a valid access token,
+/// and refreshes it — once, however many requests need it at the same moment.
+///
+/// An actor because every request of the process shares the one session; the refresh runs in
+/// a single task that all waiters join, so a one-time refresh token is never spent twice.
+public actor SessionEngine {
+    private let configuration: APIConfiguration
+    private let transport: any HTTPTransport
+    private let vault: any TokenVault
+    private let clock: any Clock
+
+    private var session: Session?
+    private var isLoaded = false
+    private var refreshInFlight: Task<Session, any Error>?
+    /// How many refresh calls this engine sent to the token endpoint (for diagnostics and tests).
+    public private(set) var refreshCount = 0
+
+    /// - Parameter transport: the raw transport; the token endpoint is never sent a bearer token.
+    public init(configuration: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault, clock: any Clock) {
+        self.configuration = configuration
+        self.transport = transport
+        self.vault = vault
+        self.clock = clock
+    }
+
+    /// Where the session is kept (the vault's location).
+    public nonisolated var vaultLocation: String { vault.location }
+
+    /// The stored session, without contacting the server.
+    /// - Throws: ``RiderError/storage(_:)`` when the vault cannot be read.
+    public func currentSession() async throws -> Session? {
+        if !isLoaded {
+            let stored = try await vault.loadSession()
+            // Another caller may have loaded or replaced it while we waited on the vault.
+            if !isLoaded {
+                session = stored
+                isLoaded = true
+            }
+        }
+        return session
+    }
+
+    /// Makes `newSession` the signed-in session, writing it to the vault first.
+    /// - Throws: ``RiderError/storage(_:)``; the previous session then stays in place.
+    public func establish(_ newSession: Session) async throws {
+        try await vault.saveSession(newSession)
+        session = newSession
+        isLoaded = true
+    }
+
+    /// Forgets the session here and in the vault.
+    /// - Throws: ``RiderError/storage(_:)`` when the vault entry cannot be removed.
+    public func end() async throws {
+        session = nil
+        isLoaded = true
+        try await vault.removeSession()
+    }
+
+    /// A session whose access token is not known to expire within the leeway, refreshing first
+    /// when it would.
+    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, or a transient error
+    ///   when a needed refresh failed and the old token has certainly expired.
+    public func validSession() async throws -> Session {
+        guard let current = try await currentSession() else { throw RiderError.notSignedIn }
+        let now = clock.now
+        guard current.refreshToken != nil, current.isExpired(at: now, leeway: leeway(for: current)) else {
+            return current
+        }
+        do {
+            return try await refreshSingleFlight(rejecting: nil)
+        } catch let error as RiderError where error.isTransient && !current.isExpired(at: clock.now) {
+            // Refreshing early failed, but the old token still works for a while.
+            return current
+        }
+    }
+
+    /// The session to retry with after the server rejected `rejectedAccessToken` with 401.
+    ///
+    /// If another request already replaced that token, returns the newer session at once instead
+    /// of refreshing again.
+    public func renew(afterRejecting rejectedAccessToken: String) async throws -> Session {
+        try await refreshSingleFlight(rejecting: rejectedAccessToken)
+    }
+
+    /// Refreshes now, joining a refresh already under way.
+    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired`` (the vault entry is then
+    ///   removed), ``RiderError/storage(_:)``, or a transient network error (the session is kept).
+    public func refresh() async throws -> Session {
+        try await refreshSingleFlight(rejecting: nil)
+    }
+
+    private func refreshSingleFlight(rejecting rejectedAccessToken: String?) async throws -> Session {
+        if let refreshInFlight { return try await refreshInFlight.value }
+        guard let current = try await currentSession() else { throw RiderError.notSignedIn }
+        // Re-check after the await above: another caller may have started or finished a refresh.
+        if let refreshInFlight { return try await refreshInFlight.value }
+        if let rejectedAccessToken, current.accessToken != rejectedAccessToken { return current }
+
+        let task = Task { try await self.performRefresh(of: current) }
+        refreshInFlight = task
+        defer { refreshInFlight = nil }
+        return try await task.value
+    }
+
+    private func performRefresh(of current: Session) async throws -> Session {
+        guard let refreshToken = current.refreshToken else {
+            try await expire()
+            throw RiderError.sessionExpired
+        }
+        refreshCount += 1
+        let endpoint = API.refreshGrant(refreshToken, in: configuration)
+        let grant: TokenGrant
+        do {
+            grant = try endpoint.response(from: try await transport.send(try endpoint.request(in: configuration)))
+        } catch RiderError.sessionExpired {
+            try await expire()
+            throw RiderError.sessionExpired
+        }
+        let renewed = try grant.session(issuedAt: clock.now, userID: nil, previous: current)
+        // Persist before anyone proceeds: the old refresh token is spent on the server now.
+        session = renewed
+        try await vault.saveSession(renewed)
+        return renewed
+    }
+
+    private func expire() async throws {
+        session = nil
+        do {
+            try await vault.removeSession()
+        } catch {
+            // The session is unusable either way; the caller learns it expired, which is the
+            // actionable part. A stale vault entry will be rejected again next time.
+        }
+    }
+
+    private func leeway(for session: Session) -> TimeInterval {
+        guard let expiresAt = session.expiresAt else { return 0 }
+        let lifetime = expiresAt.timeIntervalSince(session.issuedAt)
+        return max(0, min(configuration.refreshLeeway, lifetime / 2))
+    }
+}

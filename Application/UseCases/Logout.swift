@@ -1,0 +1,48 @@
+import Foundation
+import RiderDomain
+
+/// Signs out: revokes the tokens on the server when it can, and always forgets them locally.
+public struct Logout: Sendable {
+    /// What happened on each side.
+    public struct Outcome: Hashable, Sendable {
+        /// `false` when nobody was signed in.
+        public var wasSignedIn: Bool
+        /// `false` when the server could not be told (offline); the local session is gone anyway.
+        public var revokedOnServer: Bool
+    }
+
+    let api: APIClient
+    let sessions: SessionEngine
+    let cache: any UserCache
+
+    public init(api: APIClient, sessions: SessionEngine, cache: any UserCache) {
+        self.api = api
+        self.sessions = sessions
+        self.cache = cache
+    }
+
+    /// - Throws: ``RiderError/storage(_:)`` when the local session cannot be removed.
+    @discardableResult
+    public func callAsFunction() async throws -> Outcome {
+        guard let session = try await sessions.currentSession() else {
+            return Outcome(wasSignedIn: false, revokedOnServer: false)
+        }
+        var revoked = true
+        do {
+            // Revoking the refresh token ends the whole grant (RFC 7009 §2.1).
+            if let refreshToken = session.refreshToken {
+                try await api.send(API.revoke(refreshToken, hint: "refresh_token", in: api.configuration))
+            }
+            try await api.send(API.revoke(session.accessToken, hint: "access_token", in: api.configuration))
+        } catch is CancellationError {
+            revoked = false
+        } catch {
+            // Being offline must not keep anyone signed in on this machine.
+            revoked = false
+        }
+        try await sessions.end()
+        // Cached users are derived data; the next person at this machine should not see them.
+        try await cache.removeAll()
+        return Outcome(wasSignedIn: true, revokedOnServer: revoked)
+    }
+}

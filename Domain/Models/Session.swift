@@ -1,0 +1,60 @@
+import Foundation
+
+/// A signed-in session: the tokens the server issued and whom they belong to.
+///
+/// `description`, `debugDescription` and reflection never show a token, so a
+/// session can be logged or interpolated without leaking it.
+public struct Session: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    public var accessToken: String
+    /// `nil` when the server issued none: the user must log in again on expiry.
+    public var refreshToken: String?
+    /// `nil` when the server did not say; expiry is then discovered by a 401.
+    public var expiresAt: Date?
+    public var userID: UserID
+    public var role: Role?
+    /// Always `Bearer` for sessions RiderKit accepts.
+    public var tokenType: String
+    /// When the tokens were issued (device clock).
+    public var issuedAt: Date
+
+    public init(
+        accessToken: String,
+        refreshToken: String?,
+        expiresAt: Date?,
+        userID: UserID,
+        role: Role?,
+        tokenType: String = "Bearer",
+        issuedAt: Date
+    ) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiresAt = expiresAt
+        self.userID = userID
+        self.role = role
+        self.tokenType = tokenType
+        self.issuedAt = issuedAt
+    }
+
+    /// Whether the access token is known to be expired at `date`, allowing `leeway` for the
+    /// time a request takes to arrive.
+    public func isExpired(at date: Date, leeway: TimeInterval = 0) -> Bool {
+        guard let expiresAt else { return false }
+        return expiresAt.timeIntervalSince(date) <= leeway
+    }
+
+    public var description: String {
+        let expiry = expiresAt.map { "\($0)" } ?? "unknown"
+        let refresh = refreshToken == nil ? "none" : "<redacted>"
+        return "Session(userID: \(userID), role: \(role?.rawValue ?? "unknown"), expiresAt: \(expiry), "
+            + "accessToken: <redacted>, refreshToken: \(refresh))"
+    }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "userID": userID, "role": role as Any, "expiresAt": expiresAt as Any,
+            "accessToken": "<redacted>", "refreshToken": refreshToken == nil ? "none" : "<redacted>",
+        ])
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// A request as RiderKit hands it to an ``HTTPTransport``: plain values, no `URLRequest`.
+public struct HTTPRequest: Hashable, Sendable, CustomStringConvertible {
+    public var method: HTTPMethod
+    public var url: URL
+    public var headers: HTTPHeaders
+    public var body: Data?
+    /// How long the transport may wait for the whole response; `nil` uses the transport's default.
+    public var timeout: TimeInterval?
+
+    public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
+                timeout: TimeInterval? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// Method and URL without the query, which may hold search terms; headers and body are left
+    /// out because they may hold secrets.
+    public var description: String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        return "\(method) \(components?.string ?? url.path)"
+    }
+}

@@ -1,0 +1,120 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layers point inward: Interfaces → Infrastructure → Application → Domain.
+// SwiftPM enforces what the folders only suggest.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "RiderKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "RiderKit", targets: ["RiderKit"]),
+        .executable(name: "rider", targets: ["RiderCLI"]),
+        .executable(name: "rider-server", targets: ["RiderServerMain"]),
+        .library(name: "RiderReferenceServer", targets: ["RiderReferenceServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Default traits pull swift-configuration in; the reference server does not need it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+    ],
+    targets: [
+        // MARK: Domain — models, errors, ports. Foundation only.
+        .target(name: "RiderDomain", path: "Domain", swiftSettings: strict),
+
+        // MARK: Application — use cases, API contract, session engine. Domain only.
+        .target(name: "RiderApplication", dependencies: ["RiderDomain"], path: "Application", swiftSettings: strict),
+
+        // MARK: Infrastructure — adapters for the ports.
+        .target(
+            name: "RiderInfrastructure",
+            dependencies: [
+                "RiderDomain",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Infrastructure",
+            swiftSettings: strict
+        ),
+
+        // MARK: Interfaces
+        .target(
+            name: "RiderKit",
+            dependencies: ["RiderDomain", "RiderApplication", "RiderInfrastructure"],
+            path: "Interfaces/RiderKit",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "RiderCLI",
+            dependencies: [
+                "RiderKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Interfaces/CLI",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RiderReferenceServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Interfaces/ReferenceServer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "RiderServerMain",
+            dependencies: [
+                "RiderReferenceServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Interfaces/ReferenceServerMain",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "ReadmeExample",
+            dependencies: ["RiderKit"],
+            path: "Examples/ReadmeExample",
+            swiftSettings: strict
+        ),
+
+        // MARK: Tests
+        .target(
+            name: "TestSupport",
+            dependencies: ["RiderDomain", "RiderApplication", "RiderInfrastructure"],
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "DomainTests", dependencies: ["RiderDomain"], path: "Tests/DomainTests", swiftSettings: strict),
+        .testTarget(
+            name: "ApplicationTests",
+            dependencies: ["RiderApplication", "TestSupport"],
+            path: "Tests/ApplicationTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "InfrastructureTests",
+            dependencies: ["RiderInfrastructure", "RiderReferenceServer", "TestSupport"],
+            path: "Tests/InfrastructureTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ReferenceServerTests",
+            dependencies: ["RiderReferenceServer"],
+            path: "Tests/ReferenceServerTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["RiderKit", "RiderReferenceServer", "RiderCLI", "RiderServerMain", "TestSupport"],
+            path: "Tests/EndToEndTests",
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
