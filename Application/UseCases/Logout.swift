@@ -24,7 +24,17 @@ public struct Logout: Sendable {
     /// - Throws: ``RiderError/storage(_:)`` when the local session cannot be removed.
     @discardableResult
     public func callAsFunction() async throws -> Outcome {
-        guard let session = try await sessions.currentSession() else {
+        let stored: Session?
+        do {
+            stored = try await sessions.currentSession()
+        } catch RiderError.storage {
+            // An unreadable vault entry cannot be revoked, but the user asked to be signed out:
+            // removing it is what they want, and it is not silent.
+            try await sessions.end()
+            try await cache.removeAll()
+            return Outcome(wasSignedIn: true, revokedOnServer: false)
+        }
+        guard let session = stored else {
             return Outcome(wasSignedIn: false, revokedOnServer: false)
         }
         var revoked = true

@@ -1,0 +1,18 @@
+import Foundation
+import RiderDomain
+
+/// How cached users are matched: every query word must start some word of the display name
+/// or email, ignoring case and diacritics ("jose" finds "José").
+enum UserSearchText {
+    static func words(in text: String) -> [String] {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .split { !$0.isLetter && !$0.isNumber }
+            .map(String.init)
+    }
+
+    static func matches(_ terms: [String], user: User) -> Bool {
+        guard !terms.isEmpty else { return false }
+        let haystack = words(in: user.displayName) + words(in: user.email)
+        return terms.allSatisfy { term in haystack.contains { $0.hasPrefix(term) } }
+    }
+}

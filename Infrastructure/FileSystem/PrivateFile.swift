@@ -1,0 +1,101 @@
+import Foundation
+import RiderDomain
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads and writes files only their owner may see (folders 0700, files 0600), atomically.
+///
+/// Used for anything holding a secret: a reader never sees half a file, and a file that others
+/// could read is refused rather than trusted, the way ssh treats its keys.
+enum PrivateFile {
+    /// Creates `directory` (and parents) with mode 0700 and tightens it if it already exists.
+    static func makeDirectory(_ directory: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw RiderError.storage("cannot create the folder \(directory.path): \(reason(error))")
+        }
+        guard chmod(directory.path, 0o700) == 0 else {
+            throw RiderError.storage("cannot restrict the folder \(directory.path) to its owner: \(errnoText())")
+        }
+    }
+
+    /// The file's contents, or `nil` when it does not exist.
+    /// - Throws: ``RiderError/storage(_:)`` when it cannot be read or others may read or write it.
+    static func read(_ file: URL) throws -> Data? {
+        var info = stat()
+        guard stat(file.path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw RiderError.storage("cannot read \(file.path): \(errnoText())")
+        }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            throw RiderError.storage(String(format: "refusing to read %@: its permissions %03o let other users "
+                + "read it; run `chmod 600 %@` if you trust its contents", file.path, mode, file.path))
+        }
+        do {
+            return try Data(contentsOf: file)
+        } catch {
+            throw RiderError.storage("cannot read \(file.path): \(reason(error))")
+        }
+    }
+
+    /// Replaces `file` with `data`: written to a temporary file in the same folder, flushed,
+    /// renamed over the old one, and the folder flushed, so a crash leaves the old or the new
+    /// file, never a partial one.
+    static func write(_ data: Data, to file: URL) throws {
+        let directory = file.deletingLastPathComponent()
+        try makeDirectory(directory)
+        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw RiderError.storage("cannot write in \(directory.path): \(errnoText())")
+        }
+        var failure: String?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, failure == nil {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno != EINTR { failure = errnoText() }
+                } else {
+                    offset += written
+                }
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = errnoText() }
+        close(descriptor)
+        if failure == nil, rename(temporary.path, file.path) != 0 { failure = errnoText() }
+        if let failure {
+            unlink(temporary.path)
+            throw RiderError.storage("cannot write \(file.path): \(failure)")
+        }
+        syncDirectory(directory)
+    }
+
+    /// Removes `file`; a missing file is not an error.
+    static func remove(_ file: URL) throws {
+        guard unlink(file.path) == 0 || errno == ENOENT else {
+            throw RiderError.storage("cannot remove \(file.path): \(errnoText())")
+        }
+        syncDirectory(file.deletingLastPathComponent())
+    }
+
+    private static func syncDirectory(_ directory: URL) {
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        // Best effort: the rename is already done; this only makes it survive a power cut.
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func errnoText() -> String { String(cString: strerror(errno)) }
+
+    private static func reason(_ error: any Error) -> String {
+        (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+    }
+}

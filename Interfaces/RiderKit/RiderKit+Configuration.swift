@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import RiderApplication
+import RiderDomain
+import RiderInfrastructure
+
+extension RiderKit {
+    /// Everything ``RiderKit/live(configuration:)`` needs: the API, where to keep the session,
+    /// and where the XDG folders are.
+    public struct Configuration: Sendable {
+        public var api: APIConfiguration
+        public var vault: VaultChoice
+        public var directories: XDGDirectories
+        /// Request logging (method, path, status, time; never secrets). `nil` logs nothing.
+        public var logger: Logger?
+
+        public init(api: APIConfiguration, vault: VaultChoice = .temporaryFile(nil),
+                    directories: XDGDirectories = XDGDirectories(), logger: Logger? = nil) {
+            self.api = api
+            self.vault = vault
+            self.directories = directories
+            self.logger = logger
+        }
+
+        /// Reads the configuration from the config file and the environment; the environment wins.
+        ///
+        /// The file is `$RIDER_CONFIG`, or `$XDG_CONFIG_HOME/rider/config.json` when that exists.
+        /// Environment variables: `RIDER_BASE_URL`, `RIDER_TOKEN_PATH`, `RIDER_ME_PATH`,
+        /// `RIDER_REVOKE_PATH`, `RIDER_CLIENT_ID`, `RIDER_CLIENT_SECRET`, `RIDER_CLIENT_AUTH`
+        /// (`basic` or `body`), `RIDER_SCOPE`, `RIDER_TIMEOUT` (seconds), `RIDER_VAULT`
+        /// (`file`, `file:/path`, `memory`).
+        ///
+        /// - Parameter baseURL: overrides both (the CLI's `--server`).
+        /// - Throws: ``RiderError/invalidConfiguration(_:)`` naming the setting or file at fault.
+        public static func load(
+            environment: [String: String] = ProcessInfo.processInfo.environment,
+            baseURL overrideURL: String? = nil
+        ) throws -> Configuration {
+            let directories = XDGDirectories(environment: environment)
+            var settings = try ConfigurationFile.load(environment: environment, directories: directories)
+            settings.merge(ConfigurationFile.Settings(environment: environment))
+            if let overrideURL { settings.baseURL = overrideURL }
+
+            guard let base = settings.baseURL, !base.isEmpty else {
+                throw RiderError.invalidConfiguration(
+                    "no server is set; set RIDER_BASE_URL (for example http://127.0.0.1:8080), "
+                        + "pass --server, or put \"base_url\" in \(ConfigurationFile.defaultFile(in: directories).path)")
+            }
+            guard let url = URL(string: base) else {
+                throw RiderError.invalidConfiguration("the server address '\(base)' is not a URL")
+            }
+            var clientAuthentication = APIConfiguration.ClientAuthentication.basic
+            if let value = settings.clientAuthentication {
+                guard let parsed = APIConfiguration.ClientAuthentication(rawValue: value.lowercased()) else {
+                    throw RiderError.invalidConfiguration("client authentication '\(value)' must be 'basic' or 'body'")
+                }
+                clientAuthentication = parsed
+            }
+            var timeout: TimeInterval = 15
+            if let value = settings.timeout {
+                guard let seconds = TimeInterval(value), seconds > 0, seconds <= 600 else {
+                    throw RiderError.invalidConfiguration("the timeout '\(value)' must be a number of seconds from 1 to 600")
+                }
+                timeout = seconds
+            }
+            var vault = VaultChoice.temporaryFile(nil)
+            if let value = settings.vault {
+                guard let parsed = VaultChoice(setting: value) else {
+                    throw RiderError.invalidConfiguration("the vault '\(value)' must be 'file', 'file:/absolute/path' or 'memory'")
+                }
+                vault = parsed
+            }
+            let api = try APIConfiguration(
+                baseURL: url,
+                tokenPath: settings.tokenPath ?? "/auth/token",
+                mePath: settings.mePath ?? "/auth/me",
+                revokePath: settings.revokePath ?? "/auth/revoke",
+                clientID: settings.clientID,
+                clientSecret: settings.clientSecret,
+                clientAuthentication: clientAuthentication,
+                scope: settings.scope,
+                requestTimeout: timeout)
+            return Configuration(api: api, vault: vault, directories: directories)
+        }
+    }
+}
