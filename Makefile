@@ -1,0 +1,37 @@
+# RiderKit — the two commands a newcomer needs are `make demo` and `make test`.
+SHELL := /bin/bash
+export PATH := $(PATH):/opt/swift/usr/bin
+SWIFT ?= swift
+
+.PHONY: help demo test deps build build-tests check test-swift clean
+
+help:
+	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
+	@echo "make test   install what is missing, build, run every check and test"
+	@echo "make build  debug build of the library, the rider CLI and rider-server"
+	@echo "make clean  remove build products"
+
+demo: deps build
+	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
+
+test: deps build-tests check test-swift
+
+deps:
+	scripts/install-deps.sh
+
+build:
+	$(SWIFT) build
+
+build-tests:
+	$(SWIFT) build --build-tests
+
+check:
+	scripts/check-layers.sh
+	scripts/check-readme-example.sh
+	scripts/check-contract.sh
+
+test-swift:
+	RIDER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build .venv

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The inner layers import nothing but Foundation and the layers inside them:
+# no FoundationNetworking, no third-party module, no adapter.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+status=0
+check() {
+  local folder=$1; shift
+  local allowed="Foundation|$*"
+  local bad
+  bad=$(grep -rnE '^\s*(@_exported\s+|@testable\s+)?(public\s+|internal\s+|package\s+|private\s+|fileprivate\s+)?import\s+' "$folder" \
+        --include='*.swift' | grep -vE "import\s+(struct\s+|enum\s+|class\s+|protocol\s+|func\s+)?($allowed)(\.[A-Za-z]+)?\s*(//.*)?$" || true)
+  if [ -n "$bad" ]; then
+    echo "check-layers: $folder may import only Foundation and $*:" >&2
+    echo "$bad" >&2
+    status=1
+  fi
+  # Foundation may not be used to reach the network from an inner layer.
+  local networking
+  networking=$(grep -rnE 'canImport\(FoundationNetworking\)|URLSession|URLRequest' "$folder" --include='*.swift' \
+               | grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+  if [ -n "$networking" ]; then
+    echo "check-layers: $folder uses networking types:" >&2
+    echo "$networking" >&2
+    status=1
+  fi
+}
+
+check Domain "RiderDomain"
+check Application "RiderDomain|RiderApplication"
+[ $status -eq 0 ] && echo "check-layers: Domain and Application import only Foundation and inner layers"
+exit $status

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The whole flow through the `rider` CLI against a reference server on a free loopback port,
+# with a step-by-step transcript. Uses a throwaway HOME so it never touches your own session.
+set -euo pipefail
+
+bin_dir=${1:?usage: demo.sh BIN_DIR}
+rider="$bin_dir/rider"
+server="$bin_dir/rider-server"
+for tool in "$rider" "$server"; do
+  [ -x "$tool" ] || { echo "demo: $tool is missing; run 'make build' first" >&2; exit 1; }
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rider-demo.XXXXXX")
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+bold=$'\033[1m'; dim=$'\033[2m'; green=$'\033[32m'; reset=$'\033[0m'
+if [ ! -t 1 ]; then bold=""; dim=""; green=""; reset=""; fi
+step=0
+say() { step=$((step + 1)); printf '\n%s%d. %s%s\n' "$bold" "$step" "$1" "$reset"; }
+run() { printf '%s$ %s%s\n' "$dim" "$*" "$reset"; "$@"; }
+
+say "Start the reference server on a free loopback port (access tokens live 30 s)"
+mkfifo "$work/server.out"
+"$server" --port 0 --seed-users 1000 --access-ttl 30 >"$work/server.out" 2>"$work/server.log" &
+server_pid=$!
+exec 3<"$work/server.out"
+if ! IFS= read -r -t 30 base_url <&3; then
+  echo "demo: the server did not start; its log:" >&2
+  cat "$work/server.log" >&2
+  exit 1
+fi
+# Keep draining the server's stdout so it never blocks on a full pipe.
+cat <&3 >/dev/null &
+echo "rider-server listening at $base_url"
+
+export HOME="$work/home" XDG_STATE_HOME="$work/home/.local/state" XDG_CONFIG_HOME="$work/home/.config" \
+       XDG_CACHE_HOME="$work/home/.cache" RIDER_BASE_URL="$base_url"
+mkdir -p "$HOME"
+
+say "Log in as the demo account (the password comes from stdin, never from argv)"
+printf '%s\n' "rider-demo" | run "$rider" login --email demo@example.com --password-stdin
+
+say "Who am I?"
+run "$rider" whoami
+
+say "The session, without any token"
+run "$rider" session show
+
+say "Update the rider profile (conditional on its ETag)"
+run "$rider" profile update --display-name "Demo Rider" --type mentor --description "Rides the coast road every Sunday"
+run "$rider" profile show
+
+say "Search other riders (diacritics ignored: 'jose' finds José)"
+run "$rider" users search jose --limit 5
+
+say "Refresh the session (the server rotates the refresh token)"
+run "$rider" session refresh
+
+say "Log out (tokens revoked on the server, session removed here)"
+run "$rider" logout
+
+say "After logout, commands that need a session say so"
+set +e
+"$rider" whoami
+code=$?
+set -e
+printf '%s(exit code %d: not signed in)%s\n' "$dim" "$code" "$reset"
+[ "$code" -eq 4 ] || { echo "demo: expected exit code 4 after logout, got $code" >&2; exit 1; }
+
+printf '\n%sDemo complete: login, whoami, profile update, search, refresh and logout all succeeded.%s\n' "$green" "$reset"

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the system packages RiderKit needs when they are missing (Debian/Ubuntu).
+# Safe to run again: it only calls apt-get when something is missing.
+set -euo pipefail
+
+packages=(
+  pkg-config        # finds C libraries for SwiftPM system-library targets
+  libsqlite3-dev    # SQLite user cache (issue #5)
+  libsecret-1-dev   # Secret Service token vault (issue #4)
+  curl              # the demo's health check
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if ! command -v swift >/dev/null 2>&1; then
+  if [ -x /opt/swift/usr/bin/swift ]; then
+    echo "install-deps: swift is at /opt/swift/usr/bin but not on PATH; add it: export PATH=/opt/swift/usr/bin:\$PATH" >&2
+  else
+    echo "install-deps: Swift 6.1 or later is required (https://www.swift.org/install/linux/)" >&2
+  fi
+  exit 1
+fi
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "install-deps: run as root or install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
