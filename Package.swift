@@ -110,6 +110,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "RiderKitTests",
+            dependencies: ["RiderKit"],
+            path: "Tests/RiderKitTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: ["RiderKit", "RiderReferenceServer", "RiderCLI", "RiderServerMain", "TestSupport"],
             path: "Tests/EndToEndTests",

@@ -5,7 +5,9 @@ import RiderDomain
 ///
 /// Paths are relative to ``baseURL`` so the same code works against the reference
 /// server and any standards-conforming OAuth 2.0 server.
-public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible {
+public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// How the client authenticates to the token endpoint (RFC 6749 §2.3.1).
     public enum ClientAuthentication: String, Hashable, Sendable, CaseIterable {
         /// `Authorization: Basic` with the client id and secret (the RFC's preferred way).
@@ -92,6 +94,17 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         "APIConfiguration(baseURL: \(baseURL), tokenPath: \(tokenPath), clientID: \(clientID ?? "none"), "
             + "clientSecret: \(clientSecret == nil ? "none" : "<redacted>"))"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "baseURL": baseURL, "tokenPath": tokenPath, "mePath": mePath, "revokePath": revokePath,
+            "clientID": clientID as Any, "clientSecret": clientSecret == nil ? "none" : "<redacted>",
+            "clientAuthentication": clientAuthentication, "scope": scope as Any,
+            "requestTimeout": requestTimeout, "refreshLeeway": refreshLeeway,
+        ])
     }
 
     private static func appendingQuery(_ query: [(String, String)], to url: URL) throws -> URL {

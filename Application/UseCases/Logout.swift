@@ -9,6 +9,11 @@ public struct Logout: Sendable {
         public var wasSignedIn: Bool
         /// `false` when the server could not be told (offline); the local session is gone anyway.
         public var revokedOnServer: Bool
+
+        public init(wasSignedIn: Bool, revokedOnServer: Bool) {
+            self.wasSignedIn = wasSignedIn
+            self.revokedOnServer = revokedOnServer
+        }
     }
 
     let api: APIClient

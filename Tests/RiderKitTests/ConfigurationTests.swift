@@ -1,0 +1,117 @@
+import Foundation
+import RiderKit
+import Testing
+
+@Suite("RiderKit.Configuration from environment and config file")
+struct ConfigurationTests {
+    /// A throwaway HOME with an optional config file.
+    struct Home {
+        let url: URL
+        init(config: String? = nil) throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("riderkit-config-\(UUID().uuidString)")
+            let folder = url.appendingPathComponent(".config/rider")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            if let config { try Data(config.utf8).write(to: folder.appendingPathComponent("config.json")) }
+        }
+        var environment: [String: String] { ["HOME": url.path] }
+        func remove() { try? FileManager.default.removeItem(at: url) }
+    }
+
+    @Test("the environment alone configures the API")
+    func environmentOnly() throws {
+        let home = try Home()
+        defer { home.remove() }
+        var environment = home.environment
+        environment["RIDER_BASE_URL"] = "https://api.example.com/v1"
+        environment["RIDER_CLIENT_ID"] = "rider-cli"
+        environment["RIDER_CLIENT_AUTH"] = "body"
+        environment["RIDER_TOKEN_PATH"] = "/oauth/token"
+        environment["RIDER_TIMEOUT"] = "7"
+        environment["RIDER_VAULT"] = "memory"
+
+        let configuration = try RiderKit.Configuration.load(environment: environment)
+
+        #expect(configuration.api.baseURL.absoluteString == "https://api.example.com/v1")
+        #expect(configuration.api.clientID == "rider-cli")
+        #expect(configuration.api.clientAuthentication == .requestBody)
+        #expect(configuration.api.tokenPath == "/oauth/token")
+        #expect(configuration.api.requestTimeout == 7)
+        #expect(configuration.vault == .memory)
+        #expect(try configuration.api.url(for: "/users").absoluteString == "https://api.example.com/v1/users")
+    }
+
+    @Test("the config file is read and the environment overrides it")
+    func fileThenEnvironment() throws {
+        let home = try Home(config: #"{"base_url": "https://file.example.com", "scope": "profile", "timeout": 20}"#)
+        defer { home.remove() }
+
+        let fromFile = try RiderKit.Configuration.load(environment: home.environment)
+        #expect(fromFile.api.baseURL.host == "file.example.com")
+        #expect(fromFile.api.scope == "profile")
+        #expect(fromFile.api.requestTimeout == 20)
+
+        var environment = home.environment
+        environment["RIDER_BASE_URL"] = "https://env.example.com"
+        let overridden = try RiderKit.Configuration.load(environment: environment)
+        #expect(overridden.api.baseURL.host == "env.example.com")
+        #expect(overridden.api.scope == "profile")
+
+        let flag = try RiderKit.Configuration.load(environment: environment, baseURL: "http://127.0.0.1:9")
+        #expect(flag.api.baseURL.port == 9)
+    }
+
+    @Test("no server anywhere is a configuration error that says how to set one")
+    func noServer() throws {
+        let home = try Home()
+        defer { home.remove() }
+        #expect {
+            try RiderKit.Configuration.load(environment: home.environment)
+        } throws: { error in
+            guard case RiderError.invalidConfiguration(let message) = error else { return false }
+            return message.contains("RIDER_BASE_URL")
+        }
+    }
+
+    @Test("plain http to a remote host is refused; loopback is allowed")
+    func plainHTTP() throws {
+        let home = try Home()
+        defer { home.remove() }
+        var environment = home.environment
+        environment["RIDER_BASE_URL"] = "http://api.example.com"
+        #expect(throws: RiderError.self) { try RiderKit.Configuration.load(environment: environment) }
+        environment["RIDER_BASE_URL"] = "http://localhost:8080"
+        #expect(try RiderKit.Configuration.load(environment: environment).api.baseURL.port == 8080)
+    }
+
+    @Test("a config file with a typo, bad JSON or a bad value is an error naming the file", arguments: [
+        #"{"base_ulr": "https://x.example.com"}"#,
+        #"{"base_url": "#,
+        #"["https://x.example.com"]"#,
+        #"{"base_url": "https://x.example.com", "timeout": "soon"}"#,
+        #"{"base_url": "https://x.example.com", "client_auth": "digest"}"#,
+        #"{"base_url": "https://x.example.com", "vault": "keyring"}"#,
+    ])
+    func badFile(contents: String) throws {
+        let home = try Home(config: contents)
+        defer { home.remove() }
+        #expect {
+            try RiderKit.Configuration.load(environment: home.environment)
+        } throws: { error in
+            guard case RiderError.invalidConfiguration(let message) = error else { return false }
+            return !message.isEmpty
+        }
+    }
+
+    @Test("the client secret is never printed")
+    func secretRedacted() throws {
+        let home = try Home()
+        defer { home.remove() }
+        var environment = home.environment
+        environment["RIDER_BASE_URL"] = "https://api.example.com"
+        environment["RIDER_CLIENT_SECRET"] = "TOP-SECRET-VALUE"
+        let configuration = try RiderKit.Configuration.load(environment: environment)
+        #expect(configuration.api.clientSecret == "TOP-SECRET-VALUE")
+        #expect(!String(describing: configuration.api).contains("TOP-SECRET"))
+        #expect(!String(reflecting: configuration.api).contains("TOP-SECRET"))
+    }
+}
