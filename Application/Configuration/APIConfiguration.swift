@@ -62,11 +62,13 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
     /// The scheme, host and port of ``baseURL`` (`https://api.example.com`), which names the
     /// server in vault entries and cache folders.
     public var origin: String {
-        var components = URLComponents()
-        components.scheme = baseURL.scheme?.lowercased()
-        components.host = baseURL.host?.lowercased()
-        components.port = baseURL.port
-        return components.string ?? baseURL.absoluteString
+        // Built by hand from the encoded host so an IPv6 literal keeps its brackets.
+        guard let parsed = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
+              let scheme = parsed.scheme?.lowercased(),
+              let host = parsed.percentEncodedHost?.lowercased()
+        else { return baseURL.absoluteString }
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(scheme)://\(bracketed)" + (parsed.port.map { ":\($0)" } ?? "")
     }
 
     /// Builds the absolute URL of `path` under ``baseURL``, keeping any base path prefix.
@@ -140,6 +142,13 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
 
     static func isLoopback(_ host: String) -> Bool {
         let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if host == "localhost" || host == "::1" { return true }
+        // Only a literal 127.x.y.z counts: a name such as "127.evil.example" resolves anywhere.
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets[0] == "127" else { return false }
+        return octets.allSatisfy { octet in
+            !octet.isEmpty && octet.count <= 3 && octet.allSatisfy(\.isASCII) && octet.allSatisfy(\.isNumber)
+                && (Int(octet) ?? 256) <= 255
+        }
     }
 }

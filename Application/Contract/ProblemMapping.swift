@@ -10,7 +10,9 @@ public enum ProblemMapping {
         let detail = problem?.summary.map(clip)
         switch response.status {
         case 400, 422:
-            let problems = problem?.fieldProblems ?? []
+            let problems = (problem?.fieldProblems ?? []).map {
+                FieldProblem(field: clip($0.field), message: clip($0.message))
+            }
             if !problems.isEmpty { return .invalidInput(problems) }
             return .invalidInput([FieldProblem(field: "request", message: detail ?? "rejected by the server")])
         case 401:
@@ -30,9 +32,13 @@ public enum ProblemMapping {
         }
     }
 
-    /// Keeps a hostile or verbose server from flooding the user's terminal.
+    /// Keeps a hostile or verbose server from flooding the user's terminal or sending it
+    /// escape sequences: one line, no control characters, at most 200 characters.
     static func clip(_ text: String) -> String {
-        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let firstLine = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let line = String(String.UnicodeScalarView(firstLine.unicodeScalars.filter {
+            !CharacterSet.controlCharacters.contains($0)
+        }))
         return line.count > 200 ? String(line.prefix(200)) + "…" : line
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import RiderDomain
 
 /// What a token endpoint granted, checked and normalised.
-public struct TokenGrant: Hashable, Sendable, CustomStringConvertible {
+public struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var accessToken: String
     public var refreshToken: String?
     /// Seconds the access token lives; `nil` when unknown.
@@ -41,5 +41,15 @@ public struct TokenGrant: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         "TokenGrant(userID: \(userID?.rawValue ?? "unknown"), lifetime: \(lifetime.map { "\($0)s" } ?? "unknown"), "
             + "accessToken: <redacted>, refreshToken: \(refreshToken == nil ? "none" : "<redacted>"))"
+    }
+
+    public var debugDescription: String { description }
+
+    /// Keeps `dump(_:)` and debuggers from printing the tokens.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "userID": userID as Any, "lifetime": lifetime as Any, "role": role as Any,
+            "accessToken": "<redacted>", "refreshToken": refreshToken == nil ? "none" : "<redacted>",
+        ], displayStyle: .struct)
     }
 }

@@ -15,6 +15,9 @@ public actor SessionEngine {
     private var session: Session?
     private var isLoaded = false
     private var refreshInFlight: Task<Session, any Error>?
+    /// Bumped whenever the session is replaced or ended from outside a refresh, so a refresh that
+    /// was under way at that moment cannot bring the old session back.
+    private var generation = 0
     /// How many refresh calls this engine sent to the token endpoint (for diagnostics and tests).
     public private(set) var refreshCount = 0
 
@@ -47,6 +50,7 @@ public actor SessionEngine {
     /// - Throws: ``RiderError/storage(_:)``; the previous session then stays in place.
     public func establish(_ newSession: Session) async throws {
         try await vault.saveSession(newSession)
+        generation += 1
         session = newSession
         isLoaded = true
     }
@@ -54,8 +58,11 @@ public actor SessionEngine {
     /// Forgets the session here and in the vault.
     /// - Throws: ``RiderError/storage(_:)`` when the vault entry cannot be removed.
     public func end() async throws {
+        generation += 1
         session = nil
         isLoaded = true
+        // Let a refresh under way finish first: it must not write its session after the removal.
+        if let refreshInFlight { _ = try? await refreshInFlight.value }
         try await vault.removeSession()
     }
 
@@ -94,18 +101,22 @@ public actor SessionEngine {
 
     private func refreshSingleFlight(rejecting rejectedAccessToken: String?) async throws -> Session {
         if let refreshInFlight { return try await refreshInFlight.value }
-        guard let current = try await currentSession() else { throw RiderError.notSignedIn }
+        guard let current = try await currentSession() else {
+            // A request that was sent with a token had a session a moment ago: it ended meanwhile.
+            throw rejectedAccessToken == nil ? RiderError.notSignedIn : RiderError.sessionExpired
+        }
         // Re-check after the await above: another caller may have started or finished a refresh.
         if let refreshInFlight { return try await refreshInFlight.value }
         if let rejectedAccessToken, current.accessToken != rejectedAccessToken { return current }
 
-        let task = Task { try await self.performRefresh(of: current) }
+        let startedIn = generation
+        let task = Task { try await self.performRefresh(of: current, generation: startedIn) }
         refreshInFlight = task
         defer { refreshInFlight = nil }
         return try await task.value
     }
 
-    private func performRefresh(of current: Session) async throws -> Session {
+    private func performRefresh(of current: Session, generation startedIn: Int) async throws -> Session {
         guard let refreshToken = current.refreshToken else {
             try await expire()
             throw RiderError.sessionExpired
@@ -116,9 +127,11 @@ public actor SessionEngine {
         do {
             grant = try endpoint.response(from: try await transport.send(try endpoint.request(in: configuration)))
         } catch RiderError.sessionExpired {
-            try await expire()
+            if generation == startedIn { try await expire() }
             throw RiderError.sessionExpired
         }
+        // Signed out or signed in anew while the refresh was under way: that decision stands.
+        guard generation == startedIn else { throw RiderError.sessionExpired }
         let renewed = try grant.session(issuedAt: clock.now, userID: nil, previous: current)
         // Persist before anyone proceeds: the old refresh token is spent on the server now.
         session = renewed

@@ -2,8 +2,10 @@ import Foundation
 import RiderDomain
 #if canImport(Glibc)
 import Glibc
+private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
+private let systemWrite = Darwin.write
 #endif
 
 /// Reads and writes files only their owner may see (folders 0700, files 0600), atomically.
@@ -59,7 +61,8 @@ enum PrivateFile {
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count, failure == nil {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                guard let base = buffer.baseAddress else { return }
+                let written = systemWrite(descriptor, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno != EINTR { failure = errnoText() }
                 } else {

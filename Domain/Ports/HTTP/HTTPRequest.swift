@@ -1,7 +1,7 @@
 import Foundation
 
 /// A request as RiderKit hands it to an ``HTTPTransport``: plain values, no `URLRequest`.
-public struct HTTPRequest: Hashable, Sendable, CustomStringConvertible {
+public struct HTTPRequest: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var method: HTTPMethod
     public var url: URL
     public var headers: HTTPHeaders
@@ -24,5 +24,18 @@ public struct HTTPRequest: Hashable, Sendable, CustomStringConvertible {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         components?.query = nil
         return "\(method) \(components?.string ?? url.path)"
+    }
+
+    public var debugDescription: String { description }
+
+    /// Keeps `dump(_:)` and debuggers from printing the `Authorization` header or a body that
+    /// may hold a password or refresh token: header names are shown, values are not.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "method": method, "url": description,
+            "headers": headers.fields.map { "\($0.name): <redacted>" },
+            "body": body.map { "<\($0.count) bytes>" } ?? "none",
+            "timeout": timeout as Any,
+        ], displayStyle: .struct)
     }
 }
