@@ -1,0 +1,25 @@
+import HTTPTypes
+import Hummingbird
+
+extension ReferenceResponder {
+    /// `POST /auth/register`: `201` with the new id and `Location`.
+    func register(_ request: Request) async throws -> Response {
+        let body = try await jsonObject(of: request, mediaTypes: [Responses.json])
+        let registration = try ValidRegistration.validate(body)
+        guard let user = await store.register(registration) else {
+            throw APIProblem(
+                status: .conflict,
+                slug: "email-taken",
+                title: "Email already registered",
+                detail: "An account with this email address already exists."
+            )
+        }
+        return try Responses.json(["id": user.id], status: .created, headers: [.location: "/users/\(user.id)"])
+    }
+
+    /// `GET /auth/me`: the signed-in user.
+    func authMe(_ request: Request) async throws -> Response {
+        let user = try await authenticate(request)
+        return try Responses.json(UserBody(user), headers: Self.noStore)
+    }
+}

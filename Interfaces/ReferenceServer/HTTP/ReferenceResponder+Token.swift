@@ -1,0 +1,93 @@
+import HTTPTypes
+import Hummingbird
+
+extension ReferenceResponder {
+    /// `POST /auth/token`: the password and refresh-token grants (RFC 6749 §4.3, §6).
+    func token(_ request: Request) async throws -> Response {
+        do {
+            let pair = try await grant(request)
+            return try Responses.json(TokenResponseBody(pair), headers: Self.noStore)
+        } catch let error as TokenEndpointError {
+            await store.recordFailedTokenRequest()
+            return Responses.tokenError(error)
+        }
+    }
+
+    /// `POST /auth/revoke` (RFC 7009): `200` whether or not the token was known, so the
+    /// endpoint cannot be used to probe for valid tokens.
+    func revoke(_ request: Request) async throws -> Response {
+        guard mediaType(of: request) == Self.formMediaType else {
+            throw APIProblem.badRequest(detail: "The body must be sent as \(Self.formMediaType).")
+        }
+        let form = try await form(of: request)
+        guard let token = form["token"], !token.isEmpty else {
+            throw APIProblem.badRequest(
+                detail: "The token to revoke is missing.",
+                errors: [FieldError(field: "token", message: "is required")]
+            )
+        }
+        // token_type_hint is only a hint (RFC 7009 §2.1); both tables are searched regardless.
+        await store.revoke(token: token)
+        return Response(status: .ok, headers: Self.noStore)
+    }
+
+    private func grant(_ request: Request) async throws -> TokenPair {
+        let form = try await tokenForm(request)
+        if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { form.count(of: $0) > 1 }) {
+            throw TokenEndpointError.invalidRequest("the parameter \(repeated) must not be repeated")
+        }
+        let scope = try Self.scope(form["scope"])
+        switch form["grant_type"] {
+        case nil, ""?:
+            throw TokenEndpointError.invalidRequest("grant_type is missing")
+        case "password"?:
+            let username = try Self.required(form, "username")
+            let password = try Self.required(form, "password")
+            guard let pair = await store.passwordGrant(email: username, password: password, scope: scope) else {
+                throw TokenEndpointError.invalidGrant("the email or password is wrong")
+            }
+            return pair
+        case "refresh_token"?:
+            let refreshToken = try Self.required(form, "refresh_token")
+            guard let pair = await store.refreshGrant(refreshToken: refreshToken) else {
+                throw TokenEndpointError.invalidGrant("the refresh token is unknown, expired, revoked or already used")
+            }
+            return pair
+        default:
+            throw TokenEndpointError.unsupportedGrantType
+        }
+    }
+
+    /// The form body, with every failure expressed as `invalid_request`.
+    private func tokenForm(_ request: Request) async throws -> FormFields {
+        guard mediaType(of: request) == Self.formMediaType else {
+            throw TokenEndpointError.invalidRequest("the body must be sent as \(Self.formMediaType)")
+        }
+        do {
+            return try await form(of: request)
+        } catch let problem as APIProblem {
+            throw TokenEndpointError.invalidRequest(problem.detail)
+        }
+    }
+
+    private static func required(_ form: FormFields, _ name: String) throws -> String {
+        guard let value = form[name], !value.isEmpty else {
+            throw TokenEndpointError.invalidRequest("\(name) is missing")
+        }
+        return value
+    }
+
+    /// RFC 6749 §3.3: space-separated tokens of printable ASCII other than `"` and `\`.
+    /// The server grants whatever well-formed scope is asked for and echoes it back.
+    private static func scope(_ raw: String?) throws -> String? {
+        guard let raw, !raw.isEmpty else { return nil }
+        let tokens = raw.split(separator: " ", omittingEmptySubsequences: false)
+        let valid = tokens.allSatisfy { token in
+            !token.isEmpty && token.unicodeScalars.allSatisfy { scalar in
+                scalar.value == 0x21 || (0x23...0x5B).contains(scalar.value) || (0x5D...0x7E).contains(scalar.value)
+            }
+        }
+        guard valid else { throw TokenEndpointError.invalidScope("scope must be space-separated printable ASCII tokens") }
+        return raw
+    }
+}

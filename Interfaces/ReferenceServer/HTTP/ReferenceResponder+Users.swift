@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+
+extension ReferenceResponder {
+    static let maximumQueryLength = 100
+
+    /// `GET /users`: all users by id, one page at a time.
+    func listUsers(_ request: Request) async throws -> Response {
+        _ = try await authenticate(request)
+        let paging = try Pagination(query: query(of: request))
+        let (users, total) = await store.page(paging)
+        return try Responses.json(UserPageBody(users: users, total: total, page: paging), headers: Self.noStore)
+    }
+
+    /// `GET /users/search?q=`: see ``UserSearch`` for matching and order.
+    func searchUsers(_ request: Request) async throws -> Response {
+        _ = try await authenticate(request)
+        let fields = try query(of: request)
+        var errors: [FieldError] = []
+        let text = fields["q"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if fields["q"] == nil {
+            errors.append(FieldError(field: "q", message: "is required"))
+        } else if text.isEmpty {
+            errors.append(FieldError(field: "q", message: "must not be empty"))
+        } else if text.count > Self.maximumQueryLength {
+            errors.append(FieldError(field: "q", message: "must be at most \(Self.maximumQueryLength) characters long"))
+        }
+        let paging: Pagination
+        do {
+            paging = try Pagination(query: fields)
+        } catch {
+            errors += error.errors ?? []
+            throw APIProblem.badRequest(detail: "The search parameters are invalid.", errors: errors)
+        }
+        guard errors.isEmpty else {
+            throw APIProblem.badRequest(detail: "The search parameters are invalid.", errors: errors)
+        }
+        // The scan runs on a snapshot, off the store's actor, so searches do not hold up logins.
+        let users = await store.snapshot()
+        let (positions, total) = UserSearch(query: text).page(in: users, paging: paging)
+        return try Responses.json(UserPageBody(users: positions.map { users[$0] }, total: total, page: paging), headers: Self.noStore)
+    }
+
+    /// `GET /users/{id}`.
+    func user(id: String, _ request: Request) async throws -> Response {
+        _ = try await authenticate(request)
+        guard let user = await store.user(id: id) else {
+            throw APIProblem.notFound("No user has the id \(id).")
+        }
+        return try Responses.json(UserBody(user), headers: Self.noStore)
+    }
+}

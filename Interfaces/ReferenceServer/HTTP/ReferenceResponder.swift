@@ -1,0 +1,61 @@
+import Hummingbird
+import HTTPTypes
+import Logging
+
+/// Answers every request: counts it, routes it, and turns thrown problems into problem details.
+///
+/// A hand-written dispatcher rather than Hummingbird's `Router`, because the contract wants
+/// problem bodies for unknown paths and `405` with `Allow` for known paths, which a route table
+/// gives directly.
+struct ReferenceResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let store: ReferenceStore
+    let maximumBodySize: Int
+    let logger: Logger
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        let path = request.uri.path
+        if !path.hasPrefix("/_test/") { await store.recordRequest() }
+        var response: Response
+        do {
+            response = try await dispatch(request, path: path)
+        } catch let problem as APIProblem {
+            response = Responses.problem(problem)
+        } catch {
+            logger.error("request failed", metadata: ["path": "\(path)", "error": "\(error)"])
+            response = Responses.problem(.internalError())
+        }
+        if request.method == .head { response = response.createHeadResponse() }
+        // Method, path and status only: headers and bodies may hold tokens and passwords.
+        logger.info("\(request.method.rawValue) \(path) \(response.status.code)")
+        return response
+    }
+
+    private func dispatch(_ request: Request, path: String) async throws -> Response {
+        switch Route.match(method: request.method, path: path) {
+        case .notFound:
+            throw APIProblem.notFound("There is no resource at \(path).")
+        case .methodNotAllowed(let allowed):
+            throw APIProblem.methodNotAllowed(request.method, allowed: allowed)
+        case .found(let route):
+            return try await handle(route, request)
+        }
+    }
+
+    private func handle(_ route: Route, _ request: Request) async throws -> Response {
+        switch route {
+        case .token: try await token(request)
+        case .register: try await register(request)
+        case .revoke: try await revoke(request)
+        case .authMe: try await authMe(request)
+        case .riderMe: try await riderMe(request)
+        case .patchRiderMe: try await patchRiderMe(request)
+        case .listUsers: try await listUsers(request)
+        case .searchUsers: try await searchUsers(request)
+        case .user(let id): try await user(id: id, request)
+        case .testStats: try await testStats()
+        case .testExpireAccessTokens: await testExpireAccessTokens()
+        }
+    }
+}

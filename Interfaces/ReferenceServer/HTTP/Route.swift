@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+
+/// The contract's routes, matched on method and path.
+enum Route: Sendable, Equatable {
+    case token
+    case register
+    case revoke
+    case authMe
+    case riderMe
+    case patchRiderMe
+    case listUsers
+    case searchUsers
+    case user(id: String)
+    case testStats
+    case testExpireAccessTokens
+
+    /// The outcome of matching a request line.
+    enum Match: Sendable, Equatable {
+        case found(Route)
+        /// The path exists but not with this method; carries the `Allow` list.
+        case methodNotAllowed([HTTPRequest.Method])
+        case notFound
+    }
+
+    /// Finds the route for `method` and `path`. `HEAD` is served wherever `GET` is.
+    static func match(method: HTTPRequest.Method, path: String) -> Match {
+        guard let routes = routes(forPath: path) else { return .notFound }
+        let effective = method == .head ? .get : method
+        if let route = routes.first(where: { $0.method == effective }) {
+            return .found(route.route)
+        }
+        let allowed = routes.map(\.method)
+        return .methodNotAllowed(allowed.contains(.get) ? allowed + [.head] : allowed)
+    }
+
+    private static func routes(forPath path: String) -> [(method: HTTPRequest.Method, route: Route)]? {
+        switch path {
+        case "/auth/token": return [(.post, .token)]
+        case "/auth/register": return [(.post, .register)]
+        case "/auth/revoke": return [(.post, .revoke)]
+        case "/auth/me": return [(.get, .authMe)]
+        case "/riders/me": return [(.get, .riderMe), (.patch, .patchRiderMe)]
+        case "/users": return [(.get, .listUsers)]
+        case "/users/search": return [(.get, .searchUsers)]
+        case "/_test/stats": return [(.get, .testStats)]
+        case "/_test/expire-access-tokens": return [(.post, .testExpireAccessTokens)]
+        default: break
+        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count == 3, segments[0].isEmpty, segments[1] == "users", !segments[2].isEmpty,
+            let id = segments[2].removingPercentEncoding
+        else { return nil }
+        return [(.get, .user(id: id))]
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+
+/// An HTTP server that implements the RiderKit wire contract (`docs/openapi.yaml`) in memory.
+///
+/// It exists for demos, integration tests and benchmarks, and shares no code with the RiderKit
+/// client, so that the two are independent implementations of the same contract.
+///
+/// ```swift
+/// let server = try await ReferenceServer.start(.init(seedUsers: 100))
+/// defer { Task { await server.stop() } }
+/// print(server.baseURL) // http://127.0.0.1:41234
+/// ```
+public enum ReferenceServer {
+    /// Starts a server and returns once its port is bound.
+    /// - Parameter configuration: Host, port, seed data and token lifetimes.
+    /// - Returns: The running server, its base URL and its store.
+    /// - Throws: ``ReferenceServerError`` when the configuration is invalid or the port cannot be bound.
+    public static func start(
+        _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration()
+    ) async throws -> RunningReferenceServer {
+        try configuration.validate()
+        let logger = configuration.logger ?? defaultLogger(verbose: configuration.verboseLogging)
+        let store = ReferenceStore(configuration: configuration)
+        let responder = ReferenceResponder(
+            store: store,
+            maximumBodySize: configuration.maximumBodySize,
+            logger: logger
+        )
+        let latch = StartupLatch()
+        let application = Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "rider-reference-server"
+            ),
+            onServerRunning: { channel in latch.succeed(port: channel.localAddress?.port) },
+            logger: logger
+        )
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [.init(service: application)],
+            gracefulShutdownSignals: configuration.stopsOnTerminationSignals ? [.sigterm, .sigint] : [],
+            logger: logger
+        )
+        // A client holding a connection open must not keep a test waiting forever.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(3)
+        groupConfiguration.maximumCancellationDuration = .seconds(3)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        let task = Task {
+            do {
+                try await group.run()
+                latch.fail(ReferenceServerError.couldNotStart("the server stopped before it listened"))
+            } catch {
+                logger.error("reference server stopped", metadata: ["error": "\(error)"])
+                latch.fail(ReferenceServerError.couldNotStart("\(error)"))
+            }
+        }
+        let port = try await latch.port()
+        return RunningReferenceServer(
+            baseURL: try baseURL(host: configuration.host, port: port),
+            store: store,
+            group: group,
+            task: task
+        )
+    }
+
+    /// Logs to standard error, so that standard output stays free for the base URL line.
+    private static func defaultLogger(verbose: Bool) -> Logger {
+        var logger = Logger(label: "rider-reference-server") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose ? .info : .warning
+        return logger
+    }
+
+    private static func baseURL(host: String, port: Int) throws -> URL {
+        let authority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        guard let url = URL(string: "http://\(authority):\(port)") else {
+            throw ReferenceServerError.invalidConfiguration("host \(host) does not form a URL")
+        }
+        return url
+    }
+}

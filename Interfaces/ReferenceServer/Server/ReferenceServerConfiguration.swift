@@ -1,0 +1,98 @@
+public import Logging
+
+/// Settings for one ``ReferenceServer`` instance.
+///
+/// The defaults suit tests: an ephemeral loopback port, a thousand deterministic users and
+/// short-lived access tokens, so clients exercise their refresh path.
+public struct ReferenceServerConfiguration: Sendable {
+    /// Address to bind. The server prints credentials and is meant for loopback only.
+    public var host: String
+    /// TCP port; `0` asks the kernel for a free one (see ``RunningReferenceServer/baseURL``).
+    public var port: Int
+    /// How many users to generate besides the demo account (`u_000001` … ).
+    /// At most 999,999, so that ids keep their six digits.
+    public var seedUsers: Int
+    /// Seed of the generator that picks names, roles and profiles; equal seeds give equal data.
+    public var seed: UInt64
+    /// Lifetime of an access token.
+    public var accessTokenTTL: Duration
+    /// Lifetime of a refresh token.
+    public var refreshTokenTTL: Duration
+    /// Email of the demo account `u_000000`.
+    public var demoEmail: String
+    /// Password of the demo account.
+    public var demoPassword: String
+    /// Display name of the demo account.
+    public var demoDisplayName: String
+    /// Characters used for opaque tokens.
+    public var tokenAlphabet: TokenAlphabet
+    /// Largest accepted request body; larger bodies get `413`.
+    public var maximumBodySize: Int
+    /// Stops the server on SIGINT and SIGTERM; meant for the executable, not for tests.
+    public var stopsOnTerminationSignals: Bool
+    /// Logger for startup and per-request lines. `nil` logs to standard error, see ``verboseLogging``.
+    public var logger: Logger?
+    /// With the default logger, also log one line per request (method, path, status); otherwise
+    /// only warnings and errors. Ignored when ``logger`` is set.
+    public var verboseLogging: Bool
+
+    /// Creates a configuration; every parameter has a test-friendly default.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        seedUsers: Int = 1000,
+        seed: UInt64 = 42,
+        accessTokenTTL: Duration = .seconds(60),
+        refreshTokenTTL: Duration = .seconds(30 * 24 * 60 * 60),
+        demoEmail: String = "demo@example.com",
+        demoPassword: String = "rider-demo",
+        demoDisplayName: String = "Demo Rider",
+        tokenAlphabet: TokenAlphabet = .base64URL,
+        maximumBodySize: Int = 64 * 1024,
+        stopsOnTerminationSignals: Bool = false,
+        logger: Logger? = nil,
+        verboseLogging: Bool = false
+    ) {
+        self.host = host
+        self.port = port
+        self.seedUsers = seedUsers
+        self.seed = seed
+        self.accessTokenTTL = accessTokenTTL
+        self.refreshTokenTTL = refreshTokenTTL
+        self.demoEmail = demoEmail
+        self.demoPassword = demoPassword
+        self.demoDisplayName = demoDisplayName
+        self.tokenAlphabet = tokenAlphabet
+        self.maximumBodySize = maximumBodySize
+        self.stopsOnTerminationSignals = stopsOnTerminationSignals
+        self.logger = logger
+        self.verboseLogging = verboseLogging
+    }
+
+    /// Whether `host` names a loopback address (`localhost`, `127.0.0.0/8` or `::1`).
+    public var isLoopbackHost: Bool {
+        let host = self.host.lowercased()
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// Checks the values that would otherwise fail later in confusing ways.
+    func validate() throws(ReferenceServerError) {
+        guard (0...65_535).contains(port) else {
+            throw .invalidConfiguration("port must be between 0 and 65535, not \(port)")
+        }
+        guard (0...999_999).contains(seedUsers) else {
+            throw .invalidConfiguration("seed users must be between 0 and 999999, not \(seedUsers)")
+        }
+        guard accessTokenTTL >= .zero, refreshTokenTTL > .zero else {
+            throw .invalidConfiguration("token lifetimes must be positive")
+        }
+        guard EmailRule.looksLikeAddress(demoEmail), demoPassword.count >= 8 else {
+            throw .invalidConfiguration("the demo account needs an email address and a password of at least 8 characters")
+        }
+        guard maximumBodySize >= 1024 else {
+            throw .invalidConfiguration("the maximum body size must be at least 1024 bytes")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+extension ReferenceStore {
+    /// Counters a test can read to check what a client did.
+    public struct Stats: Sendable, Hashable, Codable {
+        /// Successful `grant_type=password` requests.
+        public var passwordGrants = 0
+        /// Successful `grant_type=refresh_token` requests.
+        public var refreshGrants = 0
+        /// `/auth/token` requests answered with an OAuth error.
+        public var failedTokenRequests = 0
+        /// Every HTTP request except those to `/_test/…`, which would otherwise count themselves.
+        public var requests = 0
+
+        /// Creates counters, all zero unless given.
+        public init(passwordGrants: Int = 0, refreshGrants: Int = 0, failedTokenRequests: Int = 0, requests: Int = 0) {
+            self.passwordGrants = passwordGrants
+            self.refreshGrants = refreshGrants
+            self.failedTokenRequests = failedTokenRequests
+            self.requests = requests
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case passwordGrants = "password_grants"
+            case refreshGrants = "refresh_grants"
+            case failedTokenRequests = "failed_token_requests"
+            case requests
+        }
+    }
+
+    /// Every access and refresh token issued so far, oldest first, including revoked and
+    /// expired ones: a test can check that none of them shows up in logs or files.
+    /// - Returns: The tokens in the order they were issued.
+    public func issuedTokens() -> [String] {
+        issued
+    }
+
+    /// The counters as they are now.
+    /// - Returns: A copy of the counters.
+    public func stats() -> Stats {
+        counters
+    }
+
+    /// Makes every access token issued so far expired, so the next authorized request of a
+    /// client gets `401` and has to refresh. Refresh tokens are untouched.
+    public func expireAccessTokens() {
+        let past = now().addingTimeInterval(-1)
+        for token in accessTokens.keys {
+            accessTokens[token]?.expiresAt = past
+        }
+    }
+
+    /// Changes the lifetime of access tokens issued from now on.
+    /// - Parameter ttl: The new lifetime; `expires_in` reports its whole seconds.
+    public func setAccessTokenTTL(_ ttl: Duration) {
+        accessTokenTTL = max(ttl, .zero)
+    }
+
+    /// Counts one HTTP request.
+    func recordRequest() {
+        counters.requests += 1
+    }
+}

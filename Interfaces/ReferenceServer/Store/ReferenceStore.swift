@@ -1,0 +1,107 @@
+import Foundation
+
+/// The reference server's data: users with their rider profiles, issued tokens and counters.
+///
+/// Everything lives in memory and starts from the same seed on every run. Besides serving the
+/// HTTP routes, the store offers hooks for client-side tests: ``issuedTokens()`` to look for
+/// leaked secrets, ``stats()`` to count grants, ``expireAccessTokens()`` to force a refresh.
+public actor ReferenceStore {
+    /// Every user; a user's index is the number in its id.
+    var users: [ReferenceUser]
+    /// Lowercased email → index; emails are unique regardless of case.
+    var indexByEmail: [String: Int]
+    var accessTokens: [String: IssuedToken] = [:]
+    var refreshTokens: [String: IssuedToken] = [:]
+    /// Grants ended by revoking one of their refresh tokens; their access tokens die with them.
+    var revokedGrants: Set<UInt64> = []
+    var nextGrantID: UInt64 = 1
+    /// Every token ever handed out, oldest first, for leak checks.
+    var issued: [String] = []
+    var counters = Stats()
+    var accessTokenTTL: Duration
+    let refreshTokenTTL: Duration
+    let tokenGenerator: OpaqueTokenGenerator
+    let now: @Sendable () -> Date
+
+    /// Seeds the store from `configuration`.
+    /// - Parameters:
+    ///   - configuration: Seed, user count, demo account and token lifetimes.
+    ///   - now: The wall clock; tests of the store may pass a fixed one.
+    init(configuration: ReferenceServerConfiguration, now: @escaping @Sendable () -> Date = { Date() }) {
+        let seeded = UserSeeder(configuration: configuration).users()
+        self.users = seeded
+        self.indexByEmail = Dictionary(
+            seeded.map { ($0.email.lowercased(), $0.index) },
+            uniquingKeysWith: { first, _ in first }
+        )
+        self.accessTokenTTL = configuration.accessTokenTTL
+        self.refreshTokenTTL = configuration.refreshTokenTTL
+        self.tokenGenerator = OpaqueTokenGenerator(alphabet: configuration.tokenAlphabet)
+        self.now = now
+    }
+
+    /// The user with `id`, if any.
+    func user(id: String) -> ReferenceUser? {
+        guard let index = ReferenceUser.index(forID: id), users.indices.contains(index) else { return nil }
+        // `u_0000001` parses to the same index but is not the same id.
+        return users[index].id == id ? users[index] : nil
+    }
+
+    /// The user at `index`.
+    func user(index: Int) -> ReferenceUser? {
+        users.indices.contains(index) ? users[index] : nil
+    }
+
+    /// One page of all users, ordered by id.
+    func page(_ paging: Pagination) -> (users: [ReferenceUser], total: Int) {
+        (Array(users[paging.bounds(in: users.count)]), users.count)
+    }
+
+    /// The users as they are now, for searching outside the actor so searches do not queue.
+    func snapshot() -> [ReferenceUser] {
+        users
+    }
+
+    /// Adds an account with an empty rider profile.
+    /// - Returns: The new user, or `nil` when the email is taken (compared without case).
+    func register(_ registration: ValidRegistration) -> ReferenceUser? {
+        let key = registration.email.lowercased()
+        guard indexByEmail[key] == nil else { return nil }
+        let user = ReferenceUser(
+            index: users.count,
+            email: registration.email,
+            password: registration.password,
+            displayName: registration.displayName,
+            role: .user,
+            riderType: registration.riderType,
+            createdAt: Self.wholeSeconds(now())
+        )
+        users.append(user)
+        indexByEmail[key] = user.index
+        return user
+    }
+
+    /// Applies a validated merge patch if `precondition` holds.
+    /// - Returns: The updated user, or the current one when `If-Match` did not match.
+    func patchRider(
+        userIndex: Int,
+        precondition: EntityTagCondition?,
+        changes: RiderChanges
+    ) -> Result<ReferenceUser, PreconditionFailure> {
+        var user = users[userIndex]
+        if let precondition, !precondition.matches(user.entityTag) {
+            return .failure(PreconditionFailure(currentEntityTag: user.entityTag))
+        }
+        changes.apply(to: &user)
+        user.version += 1
+        user.updatedAt = max(Self.wholeSeconds(now()), user.updatedAt)
+        users[userIndex] = user
+        return .success(user)
+    }
+
+    /// Timestamps go out with whole seconds; keeping them that way makes what a client reads
+    /// back equal to what the store holds.
+    static func wholeSeconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+}

@@ -1,0 +1,28 @@
+/// The token endpoint's success body (RFC 6749 §5.1 plus `user_id` and `role`).
+struct TokenResponseBody: Encodable, Sendable {
+    let accessToken: String
+    let tokenType = "Bearer"
+    let expiresIn: Int
+    let refreshToken: String
+    let userID: String
+    let role: String
+    let scope: String?
+
+    init(_ pair: TokenPair) {
+        accessToken = pair.accessToken
+        expiresIn = pair.expiresIn
+        refreshToken = pair.refreshToken
+        userID = pair.user.id
+        role = pair.user.role.rawValue
+        scope = pair.scope
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case role, scope
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case refreshToken = "refresh_token"
+        case userID = "user_id"
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import RiderReferenceServer
+
+/// `rider-server`: runs the reference server until SIGINT or SIGTERM.
+///
+/// The first line on standard output is the base URL, so scripts can start it with
+/// `--port 0` and read where it listens; the second names the demo account. Logs go to
+/// standard error.
+struct RiderServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rider-server",
+        abstract: "Run the RiderKit reference server (in-memory, for demos and tests)."
+    )
+
+    @Option(help: "Address to bind. Loopback only unless --allow-non-loopback is given.")
+    var host = "127.0.0.1"
+
+    @Option(help: "TCP port; 0 picks a free one (read it from the first output line).")
+    var port = 8080
+
+    @Option(name: .customLong("seed-users"), help: "Number of generated users besides the demo account.")
+    var seedUsers = 1000
+
+    @Option(help: "Seed for the generated users; equal seeds give equal data.")
+    var seed: UInt64 = 42
+
+    @Option(name: .customLong("access-ttl"), help: "Access token lifetime in seconds.")
+    var accessTTL = 60
+
+    @Option(name: .customLong("refresh-ttl"), help: "Refresh token lifetime in seconds.")
+    var refreshTTL = 30 * 24 * 60 * 60
+
+    @Option(name: .customLong("demo-email"), help: "Email of the demo account u_000000.")
+    var demoEmail = "demo@example.com"
+
+    @Option(name: .customLong("demo-password"), help: "Password of the demo account.")
+    var demoPassword = "rider-demo"
+
+    @Flag(name: .customLong("form-hostile-tokens"), help: "Issue tokens that contain +, / and = to test client form encoding.")
+    var formHostileTokens = false
+
+    @Flag(name: .customLong("allow-non-loopback"), help: "Allow binding a non-loopback address. The demo password is printed; think twice.")
+    var allowNonLoopback = false
+
+    @Flag(help: "Log one line per request to standard error.")
+    var verbose = false
+
+    func validate() throws {
+        guard accessTTL >= 0, refreshTTL > 0 else {
+            throw ValidationError("--access-ttl must be 0 or more and --refresh-ttl more than 0 seconds.")
+        }
+        guard allowNonLoopback || makeConfiguration().isLoopbackHost else {
+            throw ValidationError("\(host) is not a loopback address; this test server prints its credentials. Pass --allow-non-loopback to bind it anyway.")
+        }
+    }
+
+    func run() async throws {
+        let server: RunningReferenceServer
+        do {
+            server = try await ReferenceServer.start(makeConfiguration())
+        } catch {
+            FileHandle.standardError.write(Data("rider-server: \(error.localizedDescription)\n".utf8))
+            throw ExitCode.failure
+        }
+        // Unbuffered writes: a script waiting for the first line must not wait for a buffer to fill.
+        FileHandle.standardOutput.write(Data("\(server.baseURL.absoluteString)\n".utf8))
+        FileHandle.standardOutput.write(Data("demo account: \(demoEmail) / \(demoPassword)\n".utf8))
+        await server.waitUntilStopped()
+    }
+
+    private func makeConfiguration() -> ReferenceServerConfiguration {
+        ReferenceServerConfiguration(
+            host: host,
+            port: port,
+            seedUsers: seedUsers,
+            seed: seed,
+            accessTokenTTL: .seconds(accessTTL),
+            refreshTokenTTL: .seconds(refreshTTL),
+            demoEmail: demoEmail,
+            demoPassword: demoPassword,
+            tokenAlphabet: formHostileTokens ? .formHostile : .base64URL,
+            stopsOnTerminationSignals: true,
+            verboseLogging: verbose
+        )
+    }
+}
+
+// `AsyncParsableCommand.main()` is shadowed by the synchronous overload in top-level code,
+// so parse and run explicitly.
+do {
+    let command = try RiderServerCommand.parse()
+    try await command.run()
+} catch {
+    RiderServerCommand.exit(withError: error)
+}

@@ -1,0 +1,92 @@
+import Foundation
+import RiderReferenceServer
+import Testing
+
+@Suite("Refresh token rotation")
+struct RefreshRotationTests {
+    @Test("a refresh issues a new access token and a new refresh token")
+    func refreshRotates() async throws {
+        try await TestServer.with { server in
+            let first = try await server.login()
+            let response = try await server.refresh(first.refreshToken)
+            #expect(response.status == 200)
+            #expect(response.header("Cache-Control") == "no-store")
+            let second = try response.decode(TokenBody.self)
+            #expect(second.refreshToken != first.refreshToken)
+            #expect(second.accessToken != first.accessToken)
+            #expect(second.userID == first.userID)
+            #expect(try await server.get("/auth/me", token: second.accessToken).status == 200)
+            #expect(await server.store.stats().refreshGrants == 1)
+        }
+    }
+
+    @Test("a used refresh token is rejected with invalid_grant")
+    func usedRefreshTokenRejected() async throws {
+        try await TestServer.with { server in
+            let first = try await server.login()
+            let rotated = try await server.refresh(first.refreshToken).decode(TokenBody.self)
+            let reused = try await server.refresh(first.refreshToken)
+            #expect(reused.status == 400)
+            #expect(try reused.decode(TokenErrorBody.self).error == "invalid_grant")
+            // Reuse does not end the rotated grant: the newest refresh token still works.
+            #expect(try await server.refresh(rotated.refreshToken).status == 200)
+        }
+    }
+
+    @Test("access tokens issued before a refresh stay valid until they expire")
+    func oldAccessTokenStaysValid() async throws {
+        try await TestServer.with { server in
+            let first = try await server.login()
+            _ = try await server.refresh(first.refreshToken).decode(TokenBody.self)
+            #expect(try await server.get("/auth/me", token: first.accessToken).status == 200)
+        }
+    }
+
+    @Test("of two concurrent refreshes with one token exactly one succeeds")
+    func concurrentRefresh() async throws {
+        try await TestServer.with { server in
+            let first = try await server.login()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await server.refresh(first.refreshToken).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 200 }.count == 1)
+            #expect(statuses.filter { $0 == 400 }.count == 7)
+        }
+    }
+
+    @Test("tokens holding +, / and = survive form encoding both ways")
+    func formHostileTokensRoundTrip() async throws {
+        let configuration = ReferenceServerConfiguration(seedUsers: 0, tokenAlphabet: .formHostile)
+        try await TestServer.with(configuration) { server in
+            let first = try await server.login()
+            for token in [first.accessToken, first.refreshToken] {
+                #expect(token.contains("+") && token.contains("/") && token.hasSuffix("="))
+            }
+            #expect(try await server.get("/auth/me", token: first.accessToken).status == 200)
+            let second = try await server.refresh(first.refreshToken)
+            #expect(second.status == 200)
+            // Sent raw, "+" would arrive as a space: the server must not be lenient about it.
+            let raw = try await server.send(
+                "POST",
+                "/auth/token",
+                headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data("grant_type=refresh_token&refresh_token=\(try second.decode(TokenBody.self).refreshToken)".utf8)
+            )
+            #expect(raw.status == 400)
+        }
+    }
+
+    @Test("an expired refresh token is rejected with invalid_grant")
+    func expiredRefreshToken() async throws {
+        let configuration = ReferenceServerConfiguration(seedUsers: 0, refreshTokenTTL: .milliseconds(200))
+        try await TestServer.with(configuration) { server in
+            let token = try await server.login()
+            try await Task.sleep(for: .milliseconds(300))
+            let response = try await server.refresh(token.refreshToken)
+            #expect(try response.decode(TokenErrorBody.self).error == "invalid_grant")
+        }
+    }
+}

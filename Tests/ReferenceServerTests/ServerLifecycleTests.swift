@@ -1,0 +1,66 @@
+import Foundation
+import RiderReferenceServer
+import Testing
+
+@Suite("Starting and stopping")
+struct ServerLifecycleTests {
+    @Test("many servers start and stop in one process, each on its own port")
+    func manyServers() async throws {
+        var ports: Set<Int> = []
+        for _ in 0..<10 {
+            let port = try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { (server: TestServer) async throws -> Int in
+                #expect(try await server.get("/_test/stats").status == 200)
+                return server.running.baseURL.port ?? 0
+            }
+            ports.insert(port)
+        }
+        #expect(ports.count >= 2)
+        #expect(!ports.contains(0))
+    }
+
+    @Test("the base URL is http on the loopback host with the bound port")
+    func baseURL() async throws {
+        let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 0))
+        #expect(server.baseURL.scheme == "http")
+        #expect(server.baseURL.host == "127.0.0.1")
+        #expect((server.baseURL.port ?? 0) > 0)
+        #expect(server.baseURL.path.isEmpty)
+        await server.stop()
+        await server.stop()
+    }
+
+    @Test("a taken port makes start throw instead of hanging")
+    func portTaken() async throws {
+        let first = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 0))
+        let port = try #require(first.baseURL.port)
+        await #expect(throws: ReferenceServerError.self) {
+            let second = try await ReferenceServer.start(ReferenceServerConfiguration(port: port, seedUsers: 0))
+            await second.stop()
+        }
+        await first.stop()
+    }
+
+    @Test("out-of-range settings are refused before binding")
+    func invalidConfiguration() async throws {
+        for configuration in [
+            ReferenceServerConfiguration(port: 70_000),
+            ReferenceServerConfiguration(seedUsers: 1_000_000),
+            ReferenceServerConfiguration(demoEmail: "no-at-sign"),
+            ReferenceServerConfiguration(demoPassword: "short"),
+        ] {
+            await #expect(throws: ReferenceServerError.self) {
+                _ = try await ReferenceServer.start(configuration)
+            }
+        }
+    }
+
+    @Test("only loopback hosts count as loopback")
+    func loopbackCheck() {
+        for host in ["127.0.0.1", "127.1.2.3", "localhost", "::1"] {
+            #expect(ReferenceServerConfiguration(host: host).isLoopbackHost, "\(host)")
+        }
+        for host in ["0.0.0.0", "192.168.1.10", "example.com", "127.0.0.256", "::"] {
+            #expect(!ReferenceServerConfiguration(host: host).isLoopbackHost, "\(host)")
+        }
+    }
+}
