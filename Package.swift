@@ -117,7 +117,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["RiderKit", "RiderReferenceServer", "RiderCLI", "RiderServerMain", "TestSupport"],
+            dependencies: [
+                "RiderKit", "RiderReferenceServer", "RiderCLI", "RiderServerMain", "ReadmeExample", "TestSupport",
+            ],
             path: "Tests/EndToEndTests",
             swiftSettings: strict
         ),

@@ -1,0 +1,25 @@
+import ArgumentParser
+import RiderKit
+
+/// `rider session show`: the stored session, without contacting the server.
+struct SessionShowCommand: GlobalOptionsCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show the stored session: server, user id, role, expiry and where it is kept.",
+        discussion: """
+            Reads the vault only; the server is not contacted. Never shows a token.
+
+            Example:
+              rider session show --json
+            """
+    )
+
+    @OptionGroup(title: "Global Options") var global: GlobalOptions
+
+    func run() async throws {
+        let context = try CommandContext(global)
+        guard let session = try await context.rider.restoreSession() else { throw RiderError.notSignedIn }
+        let output = SessionOutput(session, server: context.server, vault: context.rider.vaultLocation)
+        try context.print(json: output, lines: output.lines())
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `rider users`: groups the commands that look up other riders.
+struct UsersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users",
+        abstract: "Find other riders.",
+        discussion: """
+            Examples:
+              rider users search jose --limit 5
+              rider users show u_000042
+            """,
+        subcommands: [UsersSearchCommand.self, UsersShowCommand.self]
+    )
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import RiderKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `rider users search`: finds riders by name or email.
+struct UsersSearchCommand: GlobalOptionsCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search riders by name or email.",
+        discussion: """
+            Case and accents are ignored and every word must start a word of the name or the \
+            email: "jose" finds "José García". Prints a header with the total and the page, then \
+            one line per rider: id, display name, email, type.
+
+            Example:
+              rider users search jose --page 2 --limit 10
+            """
+    )
+
+    @Argument(help: ArgumentHelp("What to look for (1 to 100 characters).", valueName: "query"))
+    var query: String
+
+    @Option(help: "Which page to show, from 1.")
+    var page = 1
+
+    @Option(help: "How many riders per page, 1 to 100.")
+    var limit = 20
+
+    @OptionGroup(title: "Global Options") var global: GlobalOptions
+
+    func validate() throws {
+        let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= SearchUsers.maximumQueryLength else {
+            throw ValidationError("The query must be 1 to \(SearchUsers.maximumQueryLength) characters.")
+        }
+        guard page >= 1 else { throw ValidationError("--page must be 1 or more.") }
+        guard (1...PageRequest.maximumLimit).contains(limit) else {
+            throw ValidationError("--limit must be between 1 and \(PageRequest.maximumLimit).")
+        }
+    }
+
+    func run() async throws {
+        let context = try CommandContext(global)
+        let result = try await context.rider.searchUsers(query, page: try PageRequest(page: page, limit: limit))
+        let output = UserPageOutput(result, query: query.trimmingCharacters(in: .whitespacesAndNewlines))
+        try context.print(json: output, lines: Self.emphasizingHeader(output.lines))
+    }
+
+    /// Bold header on a terminal; plain text when piped, so `grep` and `cut` see clean lines.
+    private static func emphasizingHeader(_ lines: [String]) -> [String] {
+        guard let header = lines.first, isatty(STDOUT_FILENO) == 1,
+              ProcessInfo.processInfo.environment["NO_COLOR"] == nil,
+              ProcessInfo.processInfo.environment["TERM"] != "dumb" else { return lines }
+        return ["\u{1B}[1m\(header)\u{1B}[0m"] + lines.dropFirst()
+    }
+}

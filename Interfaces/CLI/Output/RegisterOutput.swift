@@ -1,0 +1,5 @@
+/// What `rider register --json` prints.
+struct RegisterOutput: Encodable, Sendable {
+    let id: String
+    let email: String
+}

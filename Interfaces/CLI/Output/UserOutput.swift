@@ -1,0 +1,53 @@
+import Foundation
+import RiderKit
+
+/// A user as `rider` prints it: JSON with the contract's keys, or aligned lines.
+struct UserOutput: Encodable, Sendable {
+    let id: String
+    let email: String
+    let displayName: String
+    let role: String
+    let riderType: String?
+    let createdAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, role
+        case displayName = "display_name"
+        case riderType = "rider_type"
+        case createdAt = "created_at"
+    }
+
+    init(_ user: User) {
+        id = user.id.rawValue
+        email = user.email
+        displayName = user.displayName
+        role = user.role.rawValue
+        riderType = user.riderType?.rawValue
+        createdAt = user.createdAt
+    }
+
+    // Written out so absent values appear as `null`: scripts see the same keys every time.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(email, forKey: .email)
+        try container.encode(displayName, forKey: .displayName)
+        try container.encode(role, forKey: .role)
+        try container.encode(riderType, forKey: .riderType)
+        try container.encode(createdAt, forKey: .createdAt)
+    }
+
+    var lines: [String] {
+        HumanFormat.block([
+            ("id", id),
+            ("email", email),
+            ("display name", displayName),
+            ("role", role),
+            ("type", riderType ?? "-"),
+            ("member since", createdAt.map(HumanFormat.date) ?? "-"),
+        ])
+    }
+
+    /// One row of a user listing: id, display name, email, type.
+    var row: [String] { [id, displayName, email, riderType ?? "-"] }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+
+/// `rider`: the root command. It only groups the subcommands and documents what is shared.
+struct RiderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rider",
+        abstract: "Log in to a rider community server, edit your rider profile and find other riders.",
+        discussion: """
+            The server comes from --server, else RIDER_BASE_URL, else "base_url" in \
+            $XDG_CONFIG_HOME/rider/config.json. Passwords are never taken from the command line: \
+            commands ask for them on the terminal without echo, or read them from standard input \
+            with --password-stdin.
+
+            Every command takes --json (machine-readable output on stdout; errors as JSON on \
+            stderr), --verbose (one line per request on stderr: method, URL, status; never \
+            headers or bodies) and --server URL.
+
+            Example:
+              printf '%s\\n' "$PASSWORD" |
+                rider login --email demo@example.com --password-stdin
+              rider users search jose --limit 5
+
+            Exit codes:
+              0   success
+              1   other error (for example, the account may not do this)
+              2   usage error (unknown flag, bad argument, no terminal to ask on)
+              3   login failed (wrong email or password)
+              4   not logged in, or the session expired: run `rider login`
+              5   not found
+              6   conflict (email already registered, profile changed elsewhere)
+              7   network (server unreachable, timed out, rate limited)
+              8   the server sent a response rider cannot use
+              9   input rejected (by rider or by the server)
+              10  configuration error (no or invalid server, bad config file)
+              11  local storage error (the session file)
+            """,
+        subcommands: [
+            LoginCommand.self,
+            LogoutCommand.self,
+            WhoamiCommand.self,
+            SessionCommand.self,
+            RegisterCommand.self,
+            ProfileCommand.self,
+            UsersCommand.self,
+        ]
+    )
+}

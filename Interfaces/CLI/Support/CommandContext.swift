@@ -1,0 +1,37 @@
+import Foundation
+import Logging
+import RiderKit
+
+/// What a command runs with: RiderKit wired from the configuration and the global options,
+/// and how to print.
+struct CommandContext: Sendable {
+    let rider: RiderKit
+    let options: GlobalOptions
+
+    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when no usable server is configured.
+    init(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        var configuration = try RiderKit.Configuration.load(environment: environment, baseURL: options.server)
+        if options.verbose {
+            var logger = Logger(label: "rider.http") { _ in StandardErrorLogHandler() }
+            logger.logLevel = .debug
+            configuration.logger = logger
+        }
+        rider = try RiderKit.live(configuration: configuration)
+        self.options = options
+    }
+
+    /// The server as people name it (`https://api.example.com`).
+    var server: String { rider.api.origin }
+
+    /// Prints `json` with `--json`, else the human-readable `lines`.
+    func print(json: some Encodable, lines: @autoclosure () -> [String]) throws {
+        guard options.json else {
+            Console.standardOutput(lines: lines())
+            return
+        }
+        guard let text = JSONOutput.string(json) else {
+            throw RiderError.malformedResponse("the result cannot be written as JSON")
+        }
+        Console.standardOutput(text)
+    }
+}

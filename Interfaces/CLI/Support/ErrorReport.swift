@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import RiderKit
+
+/// Prints an error the way `rider` promises — one sentence on stderr, or a JSON object with
+/// `--json` — and picks its exit code.
+struct ErrorReport: Sendable {
+    let json: Bool
+
+    /// - Returns: the exit code for `error`.
+    func report(_ error: any Error) -> Int32 {
+        switch error {
+        case let error as RiderError:
+            return report(error)
+        case let error as CLIError:
+            emit(ErrorOutput(code: "usage", message: error.localizedDescription))
+            return ExitStatus.usage.rawValue
+        case is CancellationError:
+            emit(ErrorOutput(code: "cancelled", message: "Cancelled."))
+            return ExitStatus.failure.rawValue
+        default:
+            return reportArgumentParser(error)
+        }
+    }
+
+    private func report(_ error: RiderError) -> Int32 {
+        let message = error.localizedDescription
+        switch error {
+        case .invalidInput(let problems):
+            emit(ErrorOutput(code: Self.code(for: error), message: message,
+                             fields: problems.map(FieldProblemOutput.init)))
+        case .conflict(let current):
+            emit(ErrorOutput(code: Self.code(for: error), message: message, current: current.map(RiderOutput.init)))
+            if !json, let current {
+                Console.standardError("Current profile on the server:")
+                for line in RiderOutput(current).lines { Console.standardError("  " + line) }
+            }
+        default:
+            emit(ErrorOutput(code: Self.code(for: error), message: message))
+        }
+        return ExitStatus(error).rawValue
+    }
+
+    /// Help requests go to stdout with exit 0; usage errors to stderr with exit 2.
+    private func reportArgumentParser(_ error: any Error) -> Int32 {
+        let status = RiderCommand.exitCode(for: error)
+        if status.isSuccess {
+            let text = RiderCommand.fullMessage(for: error)
+            if !text.isEmpty { Console.standardOutput(text) }
+            return ExitStatus.success.rawValue
+        }
+        guard status == .validationFailure else {
+            emit(ErrorOutput(code: "other", message: RiderCommand.message(for: error)))
+            return ExitStatus.failure.rawValue
+        }
+        if json {
+            emit(ErrorOutput(code: "usage", message: RiderCommand.message(for: error)))
+        } else {
+            // ArgumentParser's text starts with "Error: …" and goes on with the usage line.
+            var text = RiderCommand.fullMessage(for: error)
+            if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+            Console.standardError("rider: error: " + text)
+        }
+        return ExitStatus.usage.rawValue
+    }
+
+    private func emit(_ output: ErrorOutput) {
+        guard json else {
+            Console.standardError("rider: error: " + output.message)
+            return
+        }
+        Console.standardError(JSONOutput.string(output) ?? #"{"error":{"code":"other","message":"unprintable error"}}"#)
+    }
+
+    /// A stable, machine-readable name for each error (the `code` of the JSON error).
+    static func code(for error: RiderError) -> String {
+        switch error {
+        case .invalidCredentials: return "invalid_credentials"
+        case .notSignedIn: return "not_signed_in"
+        case .sessionExpired: return "session_expired"
+        case .forbidden: return "forbidden"
+        case .notFound: return "not_found"
+        case .alreadyExists: return "already_exists"
+        case .conflict: return "conflict"
+        case .invalidInput: return "invalid_input"
+        case .serverUnreachable: return "server_unreachable"
+        case .timedOut: return "timed_out"
+        case .rateLimited: return "rate_limited"
+        case .server: return "server_error"
+        case .malformedResponse: return "malformed_response"
+        case .unsupportedTokenType: return "unsupported_token_type"
+        case .invalidConfiguration: return "invalid_configuration"
+        case .storage: return "storage"
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Asks questions on the controlling terminal (`/dev/tty`), so prompts work even when stdin
+/// and stdout are redirected, and reads passwords with echo turned off.
+enum TerminalInput {
+    /// Reads one line typed at the terminal.
+    /// - Parameter echo: `false` for passwords: nothing typed appears on the screen.
+    /// - Throws: ``CLIError/usage(_:)`` when there is no terminal to ask.
+    static func readLine(prompt: String, echo: Bool, hint: String) throws -> String {
+        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CLIError.usage("There is no terminal to ask on; \(hint).")
+        }
+        defer { close(descriptor) }
+        show(prompt, on: descriptor)
+        guard !echo else { return try LineInput.readLine(from: descriptor) ?? "" }
+
+        var original = termios()
+        guard tcgetattr(descriptor, &original) == 0 else {
+            throw CLIError.usage("The terminal does not allow turning echo off; \(hint).")
+        }
+        var silent = original
+        silent.c_lflag &= ~tcflag_t(ECHO | ECHOE | ECHOK)
+        silent.c_lflag |= tcflag_t(ECHONL)
+        let restorer = EchoRestorer(descriptor: descriptor, original: original)
+        defer { restorer.restore() }
+        guard tcsetattr(descriptor, TCSAFLUSH, &silent) == 0 else {
+            throw CLIError.usage("The terminal does not allow turning echo off; \(hint).")
+        }
+        return try LineInput.readLine(from: descriptor) ?? ""
+    }
+
+    private static func show(_ text: String, on descriptor: Int32) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count) }
+    }
+}
+
+/// Puts the terminal's echo back, also when the user presses Ctrl-C at a password prompt
+/// (otherwise the shell would be left typing blind).
+private final class EchoRestorer {
+    private let descriptor: Int32
+    private let original: termios
+    private let interrupt: any DispatchSourceSignal
+
+    init(descriptor: Int32, original: termios) {
+        self.descriptor = descriptor
+        self.original = original
+        signal(SIGINT, SIG_IGN)
+        interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler { [descriptor, original] in
+            var settings = original
+            tcsetattr(descriptor, TCSAFLUSH, &settings)
+            _ = write(descriptor, "\n", 1)
+            _exit(130)
+        }
+        interrupt.resume()
+    }
+
+    func restore() {
+        interrupt.cancel()
+        var settings = original
+        tcsetattr(descriptor, TCSAFLUSH, &settings)
+        signal(SIGINT, SIG_DFL)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import RiderReferenceServer
+import Testing
+
+/// Runs `body` with a fresh reference server and a sandbox pointed at it, then stops the server
+/// and removes the sandbox whatever happened.
+func withReferenceServer(
+    _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(seedUsers: 300),
+    _ body: (RunningReferenceServer, Sandbox) async throws -> Void
+) async throws {
+    let server = try await ReferenceServer.start(configuration)
+    let sandbox: Sandbox
+    do {
+        sandbox = try Sandbox(server: server.baseURL)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    do {
+        try await body(server, sandbox)
+    } catch {
+        await server.stop()
+        sandbox.remove()
+        throw error
+    }
+    await server.stop()
+    sandbox.remove()
+}
+
+/// Checks that no token the server ever issued, and not the password, appears in anything
+/// `rider` printed in `sandbox`.
+func expectNoSecretsLeaked(from server: RunningReferenceServer, in sandbox: Sandbox,
+                           sourceLocation: SourceLocation = #_sourceLocation) async {
+    let tokens = await server.store.issuedTokens()
+    let outputs = await sandbox.transcript.outputs
+    #expect(!tokens.isEmpty, "the scenario should have issued tokens", sourceLocation: sourceLocation)
+    // Counted rather than compared, so a failure does not print the secret itself.
+    let leakedTokens = outputs.filter { output in tokens.contains { output.contains($0) } }.count
+    let leakedPasswords = outputs.filter { $0.contains(Demo.password) }.count
+    #expect(leakedTokens == 0, "an issued token appeared in rider's output", sourceLocation: sourceLocation)
+    #expect(leakedPasswords == 0, "the password appeared in rider's output", sourceLocation: sourceLocation)
+}

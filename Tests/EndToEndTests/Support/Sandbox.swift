@@ -1,0 +1,61 @@
+import Foundation
+
+/// A throwaway HOME (with its XDG folders) for running `rider`, which records everything the
+/// runs printed so a test can check that no secret ever appeared.
+struct Sandbox: Sendable {
+    let root: URL
+    let environment: [String: String]
+    let transcript = Transcript()
+
+    /// - Parameter server: becomes `RIDER_BASE_URL`; `nil` leaves the server unconfigured.
+    init(server: URL?) throws {
+        root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("rider-e2e-\(UUID().uuidString)", isDirectory: true)
+        let home = root.appendingPathComponent("home", isDirectory: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("io"), withIntermediateDirectories: true)
+        var environment = [
+            "HOME": home.path,
+            "XDG_STATE_HOME": home.appendingPathComponent(".local/state").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+            "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path,
+            "PATH": "/usr/bin:/bin",
+        ]
+        environment["RIDER_BASE_URL"] = server?.absoluteString
+        self.environment = environment
+    }
+
+    /// Runs `rider` with this sandbox's environment and records its output.
+    func rider(_ arguments: String..., stdin: String? = nil) async throws -> RiderRun {
+        let run = try await RiderProcess.run(arguments, environment: environment, stdin: stdin,
+                                             scratch: root.appendingPathComponent("io"))
+        await transcript.record(run)
+        return run
+    }
+
+    /// Logs in as the reference server's demo account.
+    func loginAsDemo(_ extra: String...) async throws -> RiderRun {
+        let arguments = ["login", "--email", Demo.email, "--password-stdin"] + extra
+        let run = try await RiderProcess.run(arguments, environment: environment, stdin: Demo.password + "\n",
+                                             scratch: root.appendingPathComponent("io"))
+        await transcript.record(run)
+        return run
+    }
+
+    /// The session file the CLI wrote, if any.
+    func sessionFile() -> URL? {
+        let state = root.appendingPathComponent("home/.local/state")
+        guard let files = FileManager.default.enumerator(at: state, includingPropertiesForKeys: nil) else { return nil }
+        return files.compactMap { $0 as? URL }.first { $0.lastPathComponent == "session.json" }
+    }
+
+    /// Puts an old copy of the session file back, as a second machine or a backup would.
+    func restoreSessionFile(_ data: Data, at file: URL) throws {
+        try data.write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: root)
+    }
+}
