@@ -63,7 +63,7 @@ struct TemporaryFileTokenVaultTests {
         defer { directory.remove() }
         let file = directory.url.appendingPathComponent("session.json")
         let garbage = Data("{\"access_token\": \"SECRET".utf8)
-        FileManager.default.createFile(atPath: file.path, contents: garbage, attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: file.path, contents: garbage, attributes: [.posixPermissions: 0o600])
         let vault = TemporaryFileTokenVault(file: file)
 
         await #expect {

@@ -1,0 +1,105 @@
+import Foundation
+import RiderApplication
+import RiderDomain
+import Testing
+import TestSupport
+
+/// What the engine keeps after a refresh, and what it never brings back.
+@Suite("Session engine: rotation and persistence")
+struct SessionRotationTests {
+    @Test("rotation: the new refresh token is saved to the vault before the retry")
+    func rotationSavedBeforeRetry() async throws {
+        let harness = try UseCaseHarness.signedIn()
+        let vault = harness.vault
+        harness.transport.stub(.get, "/riders/me") { request in
+            guard request.bearerToken == "access-2" else { return .problem(status: 401) }
+            guard await vault.storedSession?.refreshToken == "refresh-2" else {
+                return .problem(status: 500, detail: "retried before the rotated refresh token was saved")
+            }
+            return .successful(Fixtures.rider())
+        }
+        harness.stubTokenEndpoint(times: 1, with: .successful(Fixtures.renewedTokens))
+
+        _ = try await harness.getRider()
+
+        #expect(await vault.savedSessions.map(\.refreshToken) == ["refresh-2"])
+    }
+
+    @Test("a refresh response without refresh_token keeps the old one")
+    func refreshWithoutNewRefreshToken() async throws {
+        let harness = try UseCaseHarness.signedIn()
+        harness.stubTokenEndpoint(times: 1, with: .successful(
+            Fixtures.tokenResponse(accessToken: "access-2", refreshToken: nil, userID: nil, role: nil)))
+
+        let session = try await harness.refreshSession()
+
+        #expect(session.accessToken == "access-2")
+        #expect(session.refreshToken == Fixtures.refreshToken)
+        #expect(session.userID == Fixtures.userID)
+        #expect(session.role == .user)
+        #expect(await harness.vault.storedSession == session)
+    }
+
+    @Test("a refresh authenticates the client the way login does")
+    func refreshAuthenticatesClient() async throws {
+        let configuration = try Fixtures.configuration(clientID: "rider-cli", clientSecret: "s3cret")
+        let harness = try UseCaseHarness.signedIn(configuration: configuration)
+        harness.stubTokenEndpoint(times: 1, with: .successful(Fixtures.renewedTokens))
+
+        _ = try await harness.refreshSession()
+
+        let refresh = try #require(harness.transport.requests.only)
+        #expect(refresh.headers["Authorization"] == "Basic " + Data("rider-cli:s3cret".utf8).base64EncodedString())
+        #expect(refresh.formFields["refresh_token"] == Fixtures.refreshToken)
+    }
+
+    @Test("a rotated session that cannot be saved fails with .storage")
+    func rotationSaveFailure() async throws {
+        let harness = try UseCaseHarness.signedIn()
+        harness.stubTokenEndpoint(times: 1, with: .successful(Fixtures.renewedTokens))
+        await harness.vault.failSaves()
+
+        let error = await #expect(throws: RiderError.self) { try await harness.refreshSession() }
+        guard case .storage? = error else {
+            Issue.record("expected .storage, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test("a cancelled request does not abandon the refresh other requests depend on")
+    func cancellationDoesNotAbandonRefresh() async throws {
+        let harness = try UseCaseHarness.signedIn()
+        harness.acceptRiderRequests(only: "access-2")
+        harness.transport.stub(.post, "/auth/token", times: 1) { _ in
+            try await Task.sleep(for: .milliseconds(30))
+            return .successful(Fixtures.renewedTokens)
+        }
+
+        let first = Task { try await harness.getRider() }
+        try await harness.transport.waitForRequests(.post, "/auth/token")
+        first.cancel()
+        _ = try? await first.value
+        let second = try await harness.getRider()
+
+        #expect(second.userID == Fixtures.userID)
+        #expect(harness.transport.count(.post, "/auth/token") == 1)
+        #expect(await harness.vault.storedSession?.refreshToken == "refresh-2")
+    }
+
+    @Test("signing out while a refresh is under way does not bring the session back")
+    func endDuringRefresh() async throws {
+        let harness = try UseCaseHarness.signedIn()
+        harness.transport.stub(.post, "/auth/token", times: 1) { _ in
+            try await Task.sleep(for: .milliseconds(50))
+            return .successful(Fixtures.renewedTokens)
+        }
+
+        let refresh = Task { try await harness.sessions.refresh() }
+        try await harness.transport.waitForRequests(.post, "/auth/token")
+        try await harness.sessions.end()
+        _ = try? await refresh.value
+
+        #expect(await harness.vault.storedSession == nil)
+        #expect(try await harness.sessions.currentSession() == nil)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import RiderDomain
+import Testing
+
+@Suite("RiderError")
+struct RiderErrorTests {
+    /// One example of every case. `caseName(of:)` switches exhaustively, so a new case fails to
+    /// compile until it is added here too.
+    static let examples: [RiderError] = [
+        .invalidCredentials,
+        .notSignedIn,
+        .sessionExpired,
+        .forbidden(detail: nil),
+        .forbidden(detail: "admins only"),
+        .notFound(detail: nil),
+        .notFound(detail: "no user u_000009."),
+        .alreadyExists(detail: nil),
+        .alreadyExists(detail: "the email is taken"),
+        .conflict(current: nil),
+        .conflict(current: Rider(userID: "u_000001", displayName: "Ada", riderType: .learner)),
+        .invalidInput([]),
+        .invalidInput([FieldProblem(field: "email", message: "must be an address"),
+                       FieldProblem(field: "password", message: "too short")]),
+        .serverUnreachable(reason: "connection refused"),
+        .timedOut,
+        .rateLimited(retryAfter: nil),
+        .rateLimited(retryAfter: 2.2),
+        .server(status: 503, detail: nil),
+        .server(status: 500, detail: "database down"),
+        .malformedResponse("the user is not valid (missing field 'id')"),
+        .unsupportedTokenType("mac"),
+        .invalidConfiguration("plain http is only allowed for loopback hosts"),
+        .storage("the vault file cannot be read"),
+    ]
+
+    static func caseName(of error: RiderError) -> String {
+        switch error {
+        case .invalidCredentials: "invalidCredentials"
+        case .notSignedIn: "notSignedIn"
+        case .sessionExpired: "sessionExpired"
+        case .forbidden: "forbidden"
+        case .notFound: "notFound"
+        case .alreadyExists: "alreadyExists"
+        case .conflict: "conflict"
+        case .invalidInput: "invalidInput"
+        case .serverUnreachable: "serverUnreachable"
+        case .timedOut: "timedOut"
+        case .rateLimited: "rateLimited"
+        case .server: "server"
+        case .malformedResponse: "malformedResponse"
+        case .unsupportedTokenType: "unsupportedTokenType"
+        case .invalidConfiguration: "invalidConfiguration"
+        case .storage: "storage"
+        }
+    }
+
+    @Test("the examples cover every case")
+    func examplesCoverEveryCase() {
+        #expect(Set(Self.examples.map(Self.caseName)).count == 16)
+    }
+
+    @Test("every case has a non-empty, one-line errorDescription ending in a full stop", arguments: examples)
+    func oneLineDescription(error: RiderError) throws {
+        let text = try #require(error.errorDescription)
+        #expect(!text.trimmingCharacters(in: .whitespaces).isEmpty)
+        #expect(!text.contains { $0.isNewline }, "\(text)")
+        #expect(text.hasSuffix("."), "\(text)")
+        #expect(!text.hasSuffix(".."), "\(text)")
+        #expect(error.localizedDescription == text)
+    }
+
+    @Test("details and field problems appear in the message")
+    func detailsAppear() {
+        #expect(RiderError.notFound(detail: "no user u_000009.").errorDescription == "Not found: no user u_000009.")
+        #expect(RiderError.invalidInput([FieldProblem(field: "email", message: "is required")]).errorDescription?
+            .contains("email: is required") == true)
+        #expect(RiderError.invalidInput([]).errorDescription?.contains("no reason given") == true)
+        #expect(RiderError.rateLimited(retryAfter: 2.2).errorDescription?.contains("3 s") == true)
+        #expect(RiderError.server(status: 502, detail: nil).errorDescription?.contains("502") == true)
+    }
+}

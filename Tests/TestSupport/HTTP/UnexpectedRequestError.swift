@@ -1,0 +1,35 @@
+import Foundation
+import RiderDomain
+
+/// Thrown by ``StubTransport`` for a request no script answers, so the code under test fails
+/// instead of receiving an invented response.
+public struct UnexpectedRequestError: Error, CustomStringConvertible, LocalizedError {
+    /// The request, as the code under test sent it.
+    public let request: HTTPRequest
+    /// The routes that still had replies left when it arrived.
+    public let scriptedRoutes: [String]
+
+    /// - Parameters:
+    ///   - request: the unanswered request.
+    ///   - scriptedRoutes: descriptions of the routes that were still scripted.
+    public init(request: HTTPRequest, scriptedRoutes: [String]) {
+        self.request = request
+        self.scriptedRoutes = scriptedRoutes
+    }
+
+    /// The whole request (headers and body included: stub data holds no real secrets) and what
+    /// was scripted, so the failure explains itself.
+    public var description: String {
+        var lines = ["StubTransport received an unexpected request: \(request.method) \(request.url.absoluteString)"]
+        for field in request.headers { lines.append("  \(field.name): \(field.value)") }
+        if let body = request.body, !body.isEmpty {
+            lines.append("  body: \(String(decoding: body, as: UTF8.self))")
+        }
+        lines.append(scriptedRoutes.isEmpty
+            ? "Nothing else was scripted."
+            : "Still scripted: \(scriptedRoutes.joined(separator: ", ")).")
+        return lines.joined(separator: "\n")
+    }
+
+    public var errorDescription: String? { description }
+}

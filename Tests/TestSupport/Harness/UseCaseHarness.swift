@@ -1,0 +1,88 @@
+import Foundation
+import RiderApplication
+import RiderDomain
+import RiderInfrastructure
+import Testing
+
+/// The application layer wired to test doubles: a ``StubTransport``, a ``SpyTokenVault``, an
+/// `InMemoryUserCache` and a ``ManualClock``, with one ``SessionEngine`` and ``APIClient`` over
+/// them and a factory for each use case.
+public struct UseCaseHarness: Sendable {
+    public let configuration: APIConfiguration
+    public let transport: StubTransport
+    public let vault: SpyTokenVault
+    /// An `InMemoryUserCache`, typed as the port so tests need not import RiderInfrastructure.
+    public let cache: any UserCache
+    public let clock: ManualClock
+    public let sessions: SessionEngine
+    public let api: APIClient
+
+    /// - Parameters:
+    ///   - configuration: the API configuration; ``Fixtures/configuration(baseURL:clientID:clientSecret:clientAuthentication:refreshLeeway:)``
+    ///     unless told.
+    ///   - session: the session already in the vault (`nil`: signed out).
+    ///   - clock: the clock, starting at ``Fixtures/epoch`` unless told.
+    ///   - sourceLocation: where the transport reports unexpected requests.
+    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when the default configuration cannot be built.
+    public init(
+        configuration: APIConfiguration? = nil,
+        session: Session? = nil,
+        clock: ManualClock = ManualClock(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let configuration = try configuration ?? Fixtures.configuration()
+        let transport = StubTransport(sourceLocation: sourceLocation)
+        let vault = SpyTokenVault(session: session)
+        let sessions = SessionEngine(configuration: configuration, transport: transport, vault: vault, clock: clock)
+        self.configuration = configuration
+        self.transport = transport
+        self.vault = vault
+        self.cache = InMemoryUserCache()
+        self.clock = clock
+        self.sessions = sessions
+        self.api = APIClient(configuration: configuration, transport: transport, sessions: sessions)
+    }
+
+    /// A harness whose vault holds ``Fixtures/session(accessToken:refreshToken:lifetime:issuedAt:userID:)``.
+    /// - Parameters:
+    ///   - session: the stored session.
+    ///   - configuration: the API configuration.
+    ///   - sourceLocation: where the transport reports unexpected requests.
+    /// - Returns: the harness.
+    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when the default configuration cannot be built.
+    public static func signedIn(
+        _ session: Session = Fixtures.session(),
+        configuration: APIConfiguration? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> UseCaseHarness {
+        try UseCaseHarness(configuration: configuration, session: session, sourceLocation: sourceLocation)
+    }
+
+    /// The full path of an API `path` under the base URL (`/users` → `/v1/users` for a `/v1` base).
+    /// - Parameter path: a path of the contract.
+    /// - Returns: the path the transport sees.
+    public func path(_ path: String) -> String {
+        (try? configuration.url(for: path).path) ?? path
+    }
+
+    /// Scripts the token endpoint to answer `times` refresh requests (or any number) with `reply`.
+    /// - Parameters:
+    ///   - times: how many refreshes to answer; `nil` for any number.
+    ///   - reply: the answer, a new token pair unless told.
+    public func stubTokenEndpoint(times: Int? = nil, with reply: StubReply = .successful(
+        Fixtures.tokenResponse(accessToken: "access-2", refreshToken: "refresh-2"))
+    ) {
+        transport.stub(.post, path(configuration.tokenPath), times: times, with: reply)
+    }
+
+    public var login: Login { Login(api: api, sessions: sessions, clock: clock) }
+    public var logout: Logout { Logout(api: api, sessions: sessions, cache: cache) }
+    public var register: Register { Register(api: api) }
+    public var currentUser: CurrentUser { CurrentUser(api: api, cache: cache, clock: clock) }
+    public var getUser: GetUser { GetUser(api: api, cache: cache, clock: clock) }
+    public var searchUsers: SearchUsers { SearchUsers(api: api, cache: cache, clock: clock) }
+    public var getRider: GetRider { GetRider(api: api) }
+    public var updateRider: UpdateRider { UpdateRider(api: api) }
+    public var refreshSession: RefreshSession { RefreshSession(sessions: sessions) }
+    public var restoreSession: RestoreSession { RestoreSession(sessions: sessions) }
+}
