@@ -60,7 +60,8 @@ extension API {
             method: .post, path: configuration.tokenPath, headers: headers, body: .form(form),
             authorization: .none,
             decode: { response in
-                try ContractCoding.decode(TokenResponseDTO.self, from: response.body, what: "the token response").toGrant()
+                try ContractCoding.decode(TokenResponseDTO.self, from: response.body, what: "the token response")
+                    .toGrant(serverDate: response.headers["Date"].flatMap(HTTPDate.parse))
             },
             mapError: { TokenErrorMapping.error(for: $0, grant: grant) })
     }

@@ -19,6 +19,8 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var headers: HTTPHeaders
     public var body: RequestBody?
     public var authorization: Authorization
+    /// When a failed attempt is sent again; by default per method (POST never).
+    public var retryPolicy: RetryPolicy
     /// Reads a 2xx response.
     public var decode: @Sendable (HTTPResponse) throws -> Response
     /// Turns a non-2xx response into an error (after the session engine has handled 401s).
@@ -31,6 +33,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
         headers: HTTPHeaders = [:],
         body: RequestBody? = nil,
         authorization: Authorization,
+        retryPolicy: RetryPolicy? = nil,
         decode: @escaping @Sendable (HTTPResponse) throws -> Response,
         mapError: @escaping @Sendable (HTTPResponse) -> RiderError = ProblemMapping.error(for:)
     ) {
@@ -40,6 +43,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
         self.headers = headers
         self.body = body
         self.authorization = authorization
+        self.retryPolicy = retryPolicy ?? .default(for: method)
         self.decode = decode
         self.mapError = mapError
     }

@@ -9,6 +9,11 @@ public struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDeb
     public var lifetime: TimeInterval?
     public var userID: UserID?
     public var role: Role?
+    /// When the access token expires by the server's clock, for servers that send no
+    /// `expires_in` but a JWT access token with an `exp` claim.
+    public var expiresAtServerTime: Date?
+    /// The server's clock when it answered (its `Date` header), to measure the device's skew.
+    public var serverDate: Date?
 
     /// The longest lifetime believed; a larger value is treated as this, so a server bug cannot
     /// make a token look valid for centuries.
@@ -23,19 +28,38 @@ public struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDeb
 
     /// A session from this grant, issued at `now`. Missing fields are taken from `previous`:
     /// a refresh response without a new refresh token keeps the old one (RFC 6749 §6).
-    public func session(issuedAt now: Date, userID fallbackUserID: UserID?, previous: Session? = nil) throws -> Session {
+    ///
+    /// An absolute expiry (``expiresAtServerTime``) is turned into one on the device's clock with
+    /// the server's `Date` (or `clockSkew`, server minus device, when the response had none), so a
+    /// device clock that is minutes off neither refreshes constantly nor sends expired tokens.
+    public func session(issuedAt now: Date, userID fallbackUserID: UserID?, previous: Session? = nil,
+                        clockSkew: TimeInterval = 0) throws -> Session {
         guard let user = userID ?? fallbackUserID ?? previous?.userID else {
             throw RiderError.malformedResponse("the token response does not say which user it is for")
         }
         return Session(
             accessToken: accessToken,
             refreshToken: refreshToken ?? previous?.refreshToken,
-            expiresAt: lifetime.map { now.addingTimeInterval($0) },
+            expiresAt: effectiveLifetime(at: now, clockSkew: clockSkew).map { now.addingTimeInterval($0) },
             userID: user,
             role: role ?? previous?.role,
             tokenType: "Bearer",
             issuedAt: now
         )
+    }
+
+    /// Seconds from `now` (device clock) until the access token expires, when known.
+    public func effectiveLifetime(at now: Date, clockSkew: TimeInterval = 0) -> TimeInterval? {
+        if let lifetime { return lifetime }
+        guard let expiresAtServerTime else { return nil }
+        let serverNow = serverDate ?? now.addingTimeInterval(clockSkew)
+        return Self.sanitizedLifetime(expiresAtServerTime.timeIntervalSince(serverNow))
+    }
+
+    /// How far the server's clock is ahead of the device's (negative: behind), from the `Date`
+    /// header of this response; `nil` without one.
+    public func clockSkew(receivedAt now: Date) -> TimeInterval? {
+        serverDate.map { $0.timeIntervalSince(now) }
     }
 
     public var description: String {

@@ -7,23 +7,32 @@ public struct APIClient: Sendable {
     public let configuration: APIConfiguration
     private let transport: any HTTPTransport
     private let authorizedTransport: AuthorizingTransport
+    private let clock: any Clock
+    private let random: @Sendable () -> Double
 
-    public init(configuration: APIConfiguration, transport: any HTTPTransport, sessions: SessionEngine) {
+    /// - Parameters:
+    ///   - transport: the raw transport (wrap it in ``RedirectFollowingTransport`` for live use).
+    ///   - random: a number in `0..<1` for retry jitter; injected so tests are repeatable.
+    public init(configuration: APIConfiguration, transport: any HTTPTransport, sessions: SessionEngine,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.configuration = configuration
         self.transport = transport
         self.authorizedTransport = AuthorizingTransport(base: transport, sessions: sessions)
+        self.clock = sessions.clock
+        self.random = random
     }
 
     /// Sends `endpoint` and returns its decoded response.
     /// - Throws: ``RiderError`` for every failure the contract knows, `CancellationError` when cancelled.
     public func send<Response>(_ endpoint: Endpoint<Response>) async throws -> Response {
         let request = try endpoint.request(in: configuration)
-        let response: HTTPResponse
-        switch endpoint.authorization {
-        case .none: response = try await transport.send(request)
-        case .bearer: response = try await authorizedTransport.send(request)
+        let base: any HTTPTransport = switch endpoint.authorization {
+        case .none: transport
+        case .bearer: authorizedTransport
         }
-        return try endpoint.response(from: response)
+        // Retries wrap the session engine, so every attempt goes out with a valid token.
+        let retrying = RetryingTransport(base: base, policy: endpoint.retryPolicy, clock: clock, random: random)
+        return try endpoint.response(from: try await retrying.send(request))
     }
 
     /// Sends an authorized `endpoint` with the given session's token, bypassing the engine

@@ -5,12 +5,15 @@ import RiderDomain
 /// and refreshes it — once, however many requests need it at the same moment.
 ///
 /// An actor because every request of the process shares the one session; the refresh runs in
-/// a single task that all waiters join, so a one-time refresh token is never spent twice.
+/// a single task that all waiters join, so a one-time refresh token is never spent twice. Across
+/// processes the ``RefreshLock`` does the same job. See `docs/session.md` for the state machine.
 public actor SessionEngine {
     private let configuration: APIConfiguration
     private let transport: any HTTPTransport
     private let vault: any TokenVault
-    private let clock: any Clock
+    private let lock: any RefreshLock
+    /// The clock every decision about expiry and backoff is made with.
+    public nonisolated let clock: any Clock
 
     private var session: Session?
     private var isLoaded = false
@@ -18,19 +21,70 @@ public actor SessionEngine {
     /// Bumped whenever the session is replaced or ended from outside a refresh, so a refresh that
     /// was under way at that moment cannot bring the old session back.
     private var generation = 0
+    private var loopGuard = RefreshLoopGuard()
+    private var state: SessionState?
+    private var observers: [UUID: AsyncStream<SessionState>.Continuation] = [:]
+
     /// How many refresh calls this engine sent to the token endpoint (for diagnostics and tests).
     public private(set) var refreshCount = 0
+    /// How far the server's clock is ahead of the device's (negative: behind), from the `Date`
+    /// header of the last token response; 0 until one was seen.
+    public private(set) var clockSkew: TimeInterval = 0
 
-    /// - Parameter transport: the raw transport; the token endpoint is never sent a bearer token.
-    public init(configuration: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault, clock: any Clock) {
+    /// - Parameters:
+    ///   - transport: the raw transport; the token endpoint is never sent a bearer token.
+    ///   - lock: shared with other processes using the same vault; ``InProcessRefreshLock`` when
+    ///     the vault is not shared.
+    public init(configuration: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
+                clock: any Clock, lock: any RefreshLock = InProcessRefreshLock()) {
         self.configuration = configuration
         self.transport = transport
         self.vault = vault
         self.clock = clock
+        self.lock = lock
     }
 
     /// Where the session is kept (the vault's location).
     public nonisolated var vaultLocation: String { vault.location }
+
+    // MARK: - Observing
+
+    /// The session state now and every change after it, until the caller stops iterating.
+    ///
+    /// Loads the session from the vault first if nothing has yet; if the vault cannot be read,
+    /// the stream starts with the first change instead.
+    public func states() async -> AsyncStream<SessionState> {
+        if !isLoaded { _ = try? await currentSession() }
+        let (stream, continuation) = AsyncStream.makeStream(of: SessionState.self,
+                                                            bufferingPolicy: .bufferingNewest(16))
+        let id = UUID()
+        observers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(id) }
+        }
+        if let state { continuation.yield(state) }
+        return stream
+    }
+
+    private func removeObserver(_ id: UUID) {
+        observers[id] = nil
+    }
+
+    private func publish(_ newState: SessionState) {
+        guard newState != state else { return }
+        state = newState
+        for observer in observers.values { observer.yield(newState) }
+    }
+
+    private func publishSession(_ session: Session?, orSignedOut reason: SessionState.SignOutReason) {
+        if let session {
+            publish(.signedIn(userID: session.userID, expiresAt: session.expiresAt))
+        } else {
+            publish(.signedOut(reason: reason))
+        }
+    }
+
+    // MARK: - The session
 
     /// The stored session, without contacting the server.
     /// - Throws: ``RiderError/storage(_:)`` when the vault cannot be read.
@@ -41,6 +95,7 @@ public actor SessionEngine {
             if !isLoaded {
                 session = stored
                 isLoaded = true
+                publishSession(stored, orSignedOut: .noSession)
             }
         }
         return session
@@ -53,6 +108,12 @@ public actor SessionEngine {
         generation += 1
         session = newSession
         isLoaded = true
+        publishSession(newSession, orSignedOut: .noSession)
+    }
+
+    /// Remembers the server's clock from a token response (``TokenGrant/serverDate``).
+    public func noteServerClock(from grant: TokenGrant, receivedAt now: Date) {
+        if let skew = grant.clockSkew(receivedAt: now) { clockSkew = skew }
     }
 
     /// Forgets the session here and in the vault.
@@ -63,7 +124,9 @@ public actor SessionEngine {
         isLoaded = true
         // Let a refresh under way finish first: it must not write its session after the removal.
         if let refreshInFlight { _ = try? await refreshInFlight.value }
+        session = nil
         try await vault.removeSession()
+        publish(.signedOut(reason: .loggedOut))
     }
 
     /// A session whose access token is not known to expire within the leeway, refreshing first
@@ -72,8 +135,7 @@ public actor SessionEngine {
     ///   when a needed refresh failed and the old token has certainly expired.
     public func validSession() async throws -> Session {
         guard let current = try await currentSession() else { throw RiderError.notSignedIn }
-        let now = clock.now
-        guard current.refreshToken != nil, current.isExpired(at: now, leeway: leeway(for: current)) else {
+        guard current.refreshToken != nil, current.isExpired(at: clock.now, leeway: leeway(for: current)) else {
             return current
         }
         do {
@@ -88,6 +150,8 @@ public actor SessionEngine {
     ///
     /// If another request already replaced that token, returns the newer session at once instead
     /// of refreshing again.
+    /// - Throws: as ``refresh()``, and ``RiderError/server(status:detail:)`` with status 401 when
+    ///   the server has rejected too many freshly refreshed tokens in a row (a refresh loop).
     public func renew(afterRejecting rejectedAccessToken: String) async throws -> Session {
         try await refreshSingleFlight(rejecting: rejectedAccessToken)
     }
@@ -99,6 +163,8 @@ public actor SessionEngine {
         try await refreshSingleFlight(rejecting: nil)
     }
 
+    // MARK: - Refreshing
+
     private func refreshSingleFlight(rejecting rejectedAccessToken: String?) async throws -> Session {
         if let refreshInFlight { return try await refreshInFlight.value }
         guard let current = try await currentSession() else {
@@ -108,12 +174,49 @@ public actor SessionEngine {
         // Re-check after the await above: another caller may have started or finished a refresh.
         if let refreshInFlight { return try await refreshInFlight.value }
         if let rejectedAccessToken, current.accessToken != rejectedAccessToken { return current }
+        if rejectedAccessToken != nil, !loopGuard.admit(at: clock.now) {
+            throw RiderError.server(status: 401, detail: "the server keeps rejecting freshly refreshed tokens; "
+                + "RiderKit stopped refreshing for \(Int(loopGuard.window)) s")
+        }
 
         let startedIn = generation
-        let task = Task { try await self.performRefresh(of: current, generation: startedIn) }
+        publish(.refreshing(userID: current.userID))
+        let task = Task { try await self.refreshHoldingLock(current, generation: startedIn) }
         refreshInFlight = task
         defer { refreshInFlight = nil }
-        return try await task.value
+        do {
+            let renewed = try await task.value
+            publishSession(renewed, orSignedOut: .noSession)
+            return renewed
+        } catch RiderError.sessionExpired {
+            if generation == startedIn { publish(.signedOut(reason: .sessionExpired)) }
+            throw RiderError.sessionExpired
+        } catch {
+            // Transient: the session is kept and the next call tries again.
+            publishSession(session, orSignedOut: .sessionExpired)
+            throw error
+        }
+    }
+
+    private func refreshHoldingLock(_ current: Session, generation startedIn: Int) async throws -> Session {
+        try await lock.withLock {
+            try await self.refreshUnderLock(current, generation: startedIn)
+        }
+    }
+
+    private func refreshUnderLock(_ current: Session, generation startedIn: Int) async throws -> Session {
+        // Another process may have refreshed, or signed out, while we waited for the lock.
+        let stored = try await vault.loadSession()
+        guard generation == startedIn else { throw RiderError.sessionExpired }
+        guard let stored, stored.userID == current.userID else {
+            session = nil
+            throw RiderError.sessionExpired
+        }
+        if stored.accessToken != current.accessToken, stored.issuedAt >= current.issuedAt {
+            session = stored
+            return stored
+        }
+        return try await performRefresh(of: current, generation: startedIn)
     }
 
     private func performRefresh(of current: Session, generation startedIn: Int) async throws -> Session {
@@ -132,8 +235,11 @@ public actor SessionEngine {
         }
         // Signed out or signed in anew while the refresh was under way: that decision stands.
         guard generation == startedIn else { throw RiderError.sessionExpired }
-        let renewed = try grant.session(issuedAt: clock.now, userID: nil, previous: current)
-        // Persist before anyone proceeds: the old refresh token is spent on the server now.
+        let now = clock.now
+        noteServerClock(from: grant, receivedAt: now)
+        let renewed = try grant.session(issuedAt: now, userID: nil, previous: current, clockSkew: clockSkew)
+        // The old refresh token is spent on the server now: keep the new one in memory whatever
+        // happens, and persist it before any waiter proceeds (a failed write is thrown to them).
         session = renewed
         try await vault.saveSession(renewed)
         return renewed

@@ -29,12 +29,14 @@ public struct Login: Sendable {
         let grant = try await api.send(API.passwordGrant(Credentials(email: email, password: credentials.password),
                                                          in: api.configuration))
         let issuedAt = clock.now
+        await sessions.noteServerClock(from: grant, receivedAt: issuedAt)
+        let skew = await sessions.clockSkew
         var session: Session
         if let userID = grant.userID {
-            session = try grant.session(issuedAt: issuedAt, userID: userID)
+            session = try grant.session(issuedAt: issuedAt, userID: userID, clockSkew: skew)
         } else {
             // A standard OAuth server need not say whose token it is: ask the API.
-            let provisional = try grant.session(issuedAt: issuedAt, userID: UserID(""))
+            let provisional = try grant.session(issuedAt: issuedAt, userID: UserID(""), clockSkew: skew)
             let me = try await api.send(API.me(in: api.configuration), as: provisional)
             session = provisional
             session.userID = me.id

@@ -37,6 +37,8 @@ extension RiderError: LocalizedError {
             return "The server sent a response RiderKit cannot read: \(what)."
         case .unsupportedTokenType(let type):
             return "The server issued a token of type '\(type)'; only Bearer tokens are supported."
+        case .unsafeRedirect(let target):
+            return "The server redirected to \(target); RiderKit does not follow redirects that lower security or loop."
         case .invalidConfiguration(let what):
             return "The configuration is not usable: \(what)."
         case .storage(let what):

@@ -34,6 +34,9 @@ public enum RiderError: Error, Hashable, Sendable {
     case malformedResponse(String)
     /// The server issued a token of a type RiderKit cannot use safely (only `Bearer` is supported).
     case unsupportedTokenType(String)
+    /// The server redirected somewhere RiderKit will not follow (from https to plain http, or
+    /// too many hops); the value names the target's origin.
+    case unsafeRedirect(String)
     /// The configuration is unusable (for example plain http to a remote host, or a bad URL).
     case invalidConfiguration(String)
     /// Local storage (token vault or cache) failed; the message says which file or service.

@@ -28,13 +28,16 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// - Parameter session: injected so callers control connection reuse and proxies; the default
     ///   is an ephemeral session that keeps no cookies and no response cache (responses may
-    ///   carry personal data).
+    ///   carry personal data) and does not follow redirects. A session you inject should not follow
+    ///   redirects either (see ``makeEphemeralSession(timeout:)``): on Linux Foundation would send
+    ///   the bearer token to whatever host a redirect names.
     public init(session: URLSession? = nil, configuration: Configuration = Configuration()) {
         self.session = session ?? URLSessionTransport.makeEphemeralSession(timeout: configuration.timeout)
         self.configuration = configuration
     }
 
-    /// An ephemeral session without cookies or caching.
+    /// An ephemeral session without cookies or caching that returns 3xx responses as they are,
+    /// for `RedirectFollowingTransport` to follow safely.
     public static func makeEphemeralSession(timeout: TimeInterval) -> URLSession {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.urlCache = nil
@@ -43,7 +46,7 @@ public final class URLSessionTransport: HTTPTransport {
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.timeoutIntervalForRequest = timeout
         sessionConfiguration.timeoutIntervalForResource = max(timeout * 4, 60)
-        return URLSession(configuration: sessionConfiguration)
+        return URLSession(configuration: sessionConfiguration, delegate: RedirectRefusingDelegate(), delegateQueue: nil)
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {

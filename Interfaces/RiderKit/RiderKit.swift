@@ -31,9 +31,16 @@ public struct RiderKit: Sendable {
     public let updateRider: UpdateRider
 
     /// Wires the use cases to the given adapters.
+    ///
+    /// `transport` is wrapped in ``RedirectFollowingTransport``, so redirects are followed without
+    /// leaking credentials whatever transport is given (give one that does not follow redirects
+    /// itself, as ``URLSessionTransport`` does not).
+    /// - Parameter lock: taken around every refresh; pass a ``FileRefreshLock`` when other
+    ///   processes share the vault.
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
-                cache: any UserCache, clock: any Clock) {
-        let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: clock)
+                cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock()) {
+        let transport = RedirectFollowingTransport(base: transport)
+        let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: clock, lock: lock)
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)
         self.api = api
         self.sessions = sessions
@@ -59,17 +66,21 @@ public struct RiderKit: Sendable {
             transport = LoggingTransport(base: transport, logger: logger)
         }
         let vault: any TokenVault
+        var lock: any RefreshLock = InProcessRefreshLock()
         switch configuration.vault {
         case .memory:
             vault = InMemoryTokenVault()
         case .temporaryFile(let file):
-            vault = TemporaryFileTokenVault(file: file ?? TemporaryFileTokenVault.defaultFile(
-                forOrigin: configuration.api.origin, in: configuration.directories))
+            let file = file ?? TemporaryFileTokenVault.defaultFile(
+                forOrigin: configuration.api.origin, in: configuration.directories)
+            vault = TemporaryFileTokenVault(file: file)
+            // Other `rider` processes share this vault: refresh one at a time across them.
+            lock = FileRefreshLock(file: file.deletingLastPathComponent().appendingPathComponent("refresh.lock"))
         }
         // The persistent SQLite cache arrives with issue #5; until then users are remembered
         // for the life of the process.
         return RiderKit(api: configuration.api, transport: transport, vault: vault,
-                        cache: InMemoryUserCache(), clock: SystemClock())
+                        cache: InMemoryUserCache(), clock: SystemClock(), lock: lock)
     }
 
     /// Everything in memory: nothing touches the disk. Pass a transport (a stub, a recorder) to

@@ -39,7 +39,7 @@ struct TokenResponseDTO: Decodable, Sendable {
     /// Checks the response and returns what it grants.
     /// - Throws: ``RiderError/malformedResponse(_:)`` without an access token,
     ///   ``RiderError/unsupportedTokenType(_:)`` for anything but Bearer.
-    func toGrant() throws -> TokenGrant {
+    func toGrant(serverDate: Date? = nil) throws -> TokenGrant {
         guard let accessToken, !accessToken.isEmpty else {
             throw RiderError.malformedResponse("the token response has no access_token")
         }
@@ -47,12 +47,15 @@ struct TokenResponseDTO: Decodable, Sendable {
         guard type.caseInsensitiveCompare("Bearer") == .orderedSame else {
             throw RiderError.unsupportedTokenType(type.isEmpty ? "none" : ProblemMapping.clip(type))
         }
+        let lifetime = TokenGrant.sanitizedLifetime(expiresIn?.value)
         return TokenGrant(
             accessToken: accessToken,
             refreshToken: refreshToken.flatMap { $0.isEmpty ? nil : $0 },
-            lifetime: TokenGrant.sanitizedLifetime(expiresIn?.value),
+            lifetime: lifetime,
             userID: userID.flatMap { $0.isEmpty ? nil : UserID($0) },
-            role: role.map(Role.init(rawValue:))
+            role: role.map(Role.init(rawValue:)),
+            expiresAtServerTime: lifetime == nil ? JWTExpiry.expiry(ofToken: accessToken) : nil,
+            serverDate: serverDate
         )
     }
 }

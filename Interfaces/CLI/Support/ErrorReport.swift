@@ -89,6 +89,7 @@ struct ErrorReport: Sendable {
         case .server: return "server_error"
         case .malformedResponse: return "malformed_response"
         case .unsupportedTokenType: return "unsupported_token_type"
+        case .unsafeRedirect: return "unsafe_redirect"
         case .invalidConfiguration: return "invalid_configuration"
         case .storage: return "storage"
         }

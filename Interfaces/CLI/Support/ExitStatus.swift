@@ -23,7 +23,7 @@ enum ExitStatus: Int32, Sendable {
         case .notFound: self = .notFound
         case .alreadyExists, .conflict: self = .conflict
         case .serverUnreachable, .timedOut, .rateLimited: self = .network
-        case .malformedResponse, .server, .unsupportedTokenType: self = .badResponse
+        case .malformedResponse, .server, .unsupportedTokenType, .unsafeRedirect: self = .badResponse
         case .invalidInput: self = .inputRejected
         case .invalidConfiguration: self = .configuration
         case .storage: self = .storage

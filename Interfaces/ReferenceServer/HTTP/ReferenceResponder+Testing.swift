@@ -1,3 +1,5 @@
+import Foundation
+import HTTPTypes
 import Hummingbird
 
 extension ReferenceResponder {
@@ -11,4 +13,34 @@ extension ReferenceResponder {
         await store.expireAccessTokens()
         return Response(status: .noContent)
     }
+
+    /// `GET|POST /_test/redirect?to=URL&status=307`: redirects anywhere, to test that clients
+    /// keep credentials on same-origin redirects and drop them on cross-origin ones.
+    func testRedirect(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        guard let target = query["to"].map(String.init), !target.isEmpty else {
+            throw APIProblem.badRequest(detail: "The redirect target `to` is missing.",
+                                        errors: [FieldError(field: "to", message: "is required")])
+        }
+        let code = query["status"].flatMap { Int(String($0)) } ?? 307
+        guard [301, 302, 303, 307, 308].contains(code) else {
+            throw APIProblem.badRequest(detail: "status must be a redirect status.",
+                                        errors: [FieldError(field: "status", message: "must be 301, 302, 303, 307 or 308")])
+        }
+        return Response(status: HTTPResponse.Status(code: code),
+                        headers: [.location: target, .contentLength: "0"])
+    }
+
+    /// `GET|POST /_test/echo-headers`: the names of the headers this request arrived with (lower
+    /// case, sorted) and its method — names only, so a token never travels back in a body.
+    func testEchoHeaders(_ request: Request) throws -> Response {
+        let names = Set(request.headers.map { $0.name.canonicalName.lowercased() }).sorted()
+        return try Responses.json(EchoedHeaders(method: request.method.rawValue, headers: names), headers: Self.noStore)
+    }
+}
+
+/// What `/_test/echo-headers` answers.
+public struct EchoedHeaders: Codable, Sendable {
+    public let method: String
+    public let headers: [String]
 }

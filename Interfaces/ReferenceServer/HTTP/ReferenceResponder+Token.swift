@@ -5,7 +5,7 @@ extension ReferenceResponder {
     /// `POST /auth/token`: the password and refresh-token grants (RFC 6749 §4.3, §6).
     func token(_ request: Request) async throws -> Response {
         do {
-            let pair = try await grant(request)
+            let pair = try await grant(form: try await tokenForm(request))
             return try Responses.json(TokenResponseBody(pair), headers: Self.noStore)
         } catch let error as TokenEndpointError {
             await store.recordFailedTokenRequest()
@@ -31,8 +31,7 @@ extension ReferenceResponder {
         return Response(status: .ok, headers: Self.noStore)
     }
 
-    private func grant(_ request: Request) async throws -> TokenPair {
-        let form = try await tokenForm(request)
+    func grant(form: FormFields) async throws -> TokenPair {
         if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { form.count(of: $0) > 1 }) {
             throw TokenEndpointError.invalidRequest("the parameter \(repeated) must not be repeated")
         }
@@ -59,7 +58,7 @@ extension ReferenceResponder {
     }
 
     /// The form body, with every failure expressed as `invalid_request`.
-    private func tokenForm(_ request: Request) async throws -> FormFields {
+    func tokenForm(_ request: Request) async throws -> FormFields {
         guard mediaType(of: request) == Self.formMediaType else {
             throw TokenEndpointError.invalidRequest("the body must be sent as \(Self.formMediaType)")
         }

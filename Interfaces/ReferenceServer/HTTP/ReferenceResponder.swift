@@ -54,7 +54,10 @@ struct ReferenceResponder: HTTPResponder {
         case .listUsers: try await listUsers(request)
         case .searchUsers: try await searchUsers(request)
         case .user(let id): try await user(id: id, request)
+        case .standardToken: try await standardToken(request)
         case .testStats: try await testStats()
+        case .testRedirect: try testRedirect(request)
+        case .testEchoHeaders: try testEchoHeaders(request)
         case .testExpireAccessTokens: await testExpireAccessTokens()
         }
     }

@@ -12,7 +12,10 @@ enum Route: Sendable, Equatable {
     case listUsers
     case searchUsers
     case user(id: String)
+    case standardToken
     case testStats
+    case testRedirect
+    case testEchoHeaders
     case testExpireAccessTokens
 
     /// The outcome of matching a request line.
@@ -43,7 +46,10 @@ enum Route: Sendable, Equatable {
         case "/riders/me": return [(.get, .riderMe), (.patch, .patchRiderMe)]
         case "/users": return [(.get, .listUsers)]
         case "/users/search": return [(.get, .searchUsers)]
+        case "/oauth2/token": return [(.post, .standardToken)]
         case "/_test/stats": return [(.get, .testStats)]
+        case "/_test/redirect": return [(.get, .testRedirect), (.post, .testRedirect)]
+        case "/_test/echo-headers": return [(.get, .testEchoHeaders), (.post, .testEchoHeaders)]
         case "/_test/expire-access-tokens": return [(.post, .testExpireAccessTokens)]
         default: break
         }

@@ -23,6 +23,11 @@ struct TokenEndpointError: Error, Sendable {
         description: "grant_type must be password or refresh_token"
     )
 
+    static let invalidClient = TokenEndpointError(
+        code: "invalid_client",
+        description: "client authentication failed"
+    )
+
     static func invalidScope(_ description: String) -> TokenEndpointError {
         TokenEndpointError(code: "invalid_scope", description: description)
     }

@@ -66,11 +66,13 @@ struct ProactiveRefreshTests {
     @Test("a failed refresh of a token that has expired is the transient error")
     func expiredAndRefreshFails() async throws {
         let harness = try UseCaseHarness.signedIn()
-        harness.stubTokenEndpoint(times: 1, with: .unreachable)
+        harness.stubTokenEndpoint(with: .unreachable)
         harness.clock.advance(by: 3601)
 
         await #expect(throws: RiderError.serverUnreachable(reason: "connection refused")) { try await harness.getRider() }
         #expect(harness.transport.count(.get, "/riders/me") == 0)
+        // The GET's retry policy tried the whole request, refresh included, three times.
+        #expect(harness.transport.count(.post, "/auth/token") == RetryPolicy.standard.maxAttempts)
         #expect(await harness.vault.storedSession == Fixtures.session())
     }
 }

@@ -29,6 +29,7 @@ struct RiderErrorTests {
         .server(status: 500, detail: "database down"),
         .malformedResponse("the user is not valid (missing field 'id')"),
         .unsupportedTokenType("mac"),
+        .unsafeRedirect("http://api.example.com"),
         .invalidConfiguration("plain http is only allowed for loopback hosts"),
         .storage("the vault file cannot be read"),
     ]
@@ -49,6 +50,7 @@ struct RiderErrorTests {
         case .server: "server"
         case .malformedResponse: "malformedResponse"
         case .unsupportedTokenType: "unsupportedTokenType"
+        case .unsafeRedirect: "unsafeRedirect"
         case .invalidConfiguration: "invalidConfiguration"
         case .storage: "storage"
         }
@@ -56,7 +58,7 @@ struct RiderErrorTests {
 
     @Test("the examples cover every case")
     func examplesCoverEveryCase() {
-        #expect(Set(Self.examples.map(Self.caseName)).count == 16)
+        #expect(Set(Self.examples.map(Self.caseName)).count == 17)
     }
 
     @Test("every case has a non-empty, one-line errorDescription ending in a full stop", arguments: examples)

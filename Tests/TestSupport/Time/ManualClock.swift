@@ -5,6 +5,7 @@ import RiderDomain
 /// tested without sleeping. Safe to read and move from any task.
 public final class ManualClock: Clock {
     private let current: LockedState<Date>
+    private let sleeps = LockedState<[TimeInterval]>([])
 
     /// - Parameter now: the starting instant, ``Fixtures/epoch`` unless told.
     public init(now: Date = Fixtures.epoch) {
@@ -31,5 +32,17 @@ public final class ManualClock: Clock {
     /// - Parameter date: the new instant.
     public func set(to date: Date) {
         current.withLock { $0 = date }
+    }
+
+    /// Every delay asked of ``sleep(for:)``, in order.
+    public var requestedSleeps: [TimeInterval] { sleeps.withLock { $0 } }
+
+    /// Records the delay and moves the clock by it at once: no real waiting.
+    /// - Throws: `CancellationError` when the task is already cancelled.
+    public func sleep(for seconds: TimeInterval) async throws {
+        try Task.checkCancellation()
+        sleeps.withLock { $0.append(seconds) }
+        advance(by: seconds)
+        await Task.yield()
     }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import RiderDomain
+
+/// Follows HTTP redirects itself, so credentials never leak to another origin.
+///
+/// Foundation on Linux copies every header, `Authorization` included, to wherever a server
+/// redirects. RiderKit's transports therefore do not follow redirects; this decorator does, and:
+/// - drops `Authorization`, `Cookie` and `Proxy-Authorization` when the scheme, host or port changes;
+/// - never follows https → http (``RiderError/unsafeRedirect(_:)``);
+/// - turns POST into GET without a body on 301/302/303 and keeps method and body on 307/308;
+/// - gives up after ``maximumRedirects`` hops.
+public struct RedirectFollowingTransport: HTTPTransport {
+    /// Headers that carry credentials.
+    public static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
+
+    private let base: any HTTPTransport
+    public let maximumRedirects: Int
+
+    public init(base: any HTTPTransport, maximumRedirects: Int = 5) {
+        self.base = base
+        self.maximumRedirects = max(0, maximumRedirects)
+    }
+
+    /// - Throws: ``RiderError/unsafeRedirect(_:)`` for a downgrade to http or too many hops, and
+    ///   what the base transport throws.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var current = request
+        var hops = 0
+        while true {
+            let response = try await base.send(current)
+            guard [301, 302, 303, 307, 308].contains(response.status),
+                  let location = response.headers["Location"],
+                  let target = URL(string: location, relativeTo: current.url)?.absoluteURL,
+                  let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
+            else { return response }
+            guard hops < maximumRedirects else {
+                throw RiderError.unsafeRedirect("\(Self.origin(of: target)) after \(maximumRedirects) redirects")
+            }
+            if current.url.scheme?.lowercased() == "https", scheme == "http" {
+                throw RiderError.unsafeRedirect(Self.origin(of: target))
+            }
+            current = Self.redirected(current, to: target, status: response.status)
+            hops += 1
+        }
+    }
+
+    static func redirected(_ request: HTTPRequest, to target: URL, status: Int) -> HTTPRequest {
+        var next = request
+        next.url = target
+        if Self.origin(of: target) != Self.origin(of: request.url) {
+            for name in credentialHeaders { next.headers.remove(name) }
+        }
+        // RFC 9110 §15.4: 303 always, and 301/302 for POST in practice, continue with GET.
+        if status == 303 && request.method != .head || (status == 301 || status == 302) && request.method == .post {
+            next.method = .get
+            next.body = nil
+            next.headers.remove("Content-Type")
+            next.headers.remove("Content-Length")
+        }
+        return next
+    }
+
+    /// scheme://host:port with the default port made explicit, so `https://a` and `https://a:443` match.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
+}

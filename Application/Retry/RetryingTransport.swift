@@ -1,0 +1,74 @@
+import Foundation
+import RiderDomain
+
+/// Sends a request again, after a backoff, when the network failed or the server said "try
+/// again" — but only when repeating it is safe.
+///
+/// A decorator around ``HTTPTransport``; the session engine sits inside it, so every attempt
+/// carries a valid token.
+public struct RetryingTransport: HTTPTransport {
+    private let base: any HTTPTransport
+    private let policy: RetryPolicy
+    private let clock: any Clock
+    private let random: @Sendable () -> Double
+
+    /// - Parameters:
+    ///   - random: a number in `0..<1` for jitter; injected so tests are repeatable.
+    public init(base: any HTTPTransport, policy: RetryPolicy, clock: any Clock,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.base = base
+        self.policy = policy
+        self.clock = clock
+        self.random = random
+    }
+
+    /// - Throws: the last attempt's error; `CancellationError` at once when the task is cancelled,
+    ///   also in the middle of a backoff.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let attempts = RetryPolicy.allowsRetry(of: request) ? policy.maxAttempts : 1
+        var attempt = 1
+        while true {
+            try Task.checkCancellation()
+            let outcome: Result<HTTPResponse, any Error>
+            do {
+                outcome = .success(try await base.send(request))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard attempt < attempts, let delay = retryDelay(after: outcome, retry: attempt) else {
+                return try outcome.get()
+            }
+            try await clock.sleep(for: delay)
+            attempt += 1
+        }
+    }
+
+    /// The wait before retrying, or `nil` when `outcome` must be returned as it is.
+    private func retryDelay(after outcome: Result<HTTPResponse, any Error>, retry: Int) -> TimeInterval? {
+        switch outcome {
+        case .failure(let error):
+            guard let error = error as? RiderError else { return nil }
+            switch error {
+            case .serverUnreachable, .timedOut: return policy.delay(beforeRetry: retry, random: random())
+            default: return nil
+            }
+        case .success(let response):
+            guard RetryPolicy.retryableStatuses.contains(response.status) else { return nil }
+            let backoff = policy.delay(beforeRetry: retry, random: random())
+            guard let header = response.headers["Retry-After"] else { return backoff }
+            guard let asked = retryAfter(header, response: response) else { return backoff }
+            // A server asking for a longer pause than we are willing to wait gets its answer back.
+            return asked <= policy.maximumRetryAfter ? max(asked, backoff) : nil
+        }
+    }
+
+    /// `Retry-After` in seconds, from delta-seconds or an HTTP-date measured against the
+    /// response's own `Date` (so a device clock that is off does not distort it).
+    private func retryAfter(_ value: String, response: HTTPResponse) -> TimeInterval? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(trimmed) { return seconds >= 0 ? TimeInterval(seconds) : nil }
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
+        let now = response.headers["Date"].flatMap(HTTPDate.parse) ?? clock.now
+        return max(0, date.timeIntervalSince(now))
+    }
+}

@@ -1,0 +1,12 @@
+import Foundation
+import RiderDomain
+
+/// A ``RefreshLock`` for a vault no other process shares (memory, tests): the session engine
+/// already refreshes one at a time within the process, so there is nothing more to hold.
+public struct InProcessRefreshLock: RefreshLock {
+    public init() {}
+
+    public func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        try await body()
+    }
+}
