@@ -18,6 +18,10 @@ public enum TokenErrorMapping {
         case ("invalid_client", _), ("unauthorized_client", _):
             return .invalidConfiguration(
                 "the token endpoint rejected the client id or secret" + (detail.map { " (\($0))" } ?? ""))
+        case (nil, 401) where response.headers["WWW-Authenticate"]?.lowercased().hasPrefix("basic") == true:
+            // RFC 6749 §5.2: a Basic challenge from the token endpoint means the client id or
+            // secret was refused, even when the error body is missing.
+            return .invalidConfiguration("the token endpoint rejected the client id or secret")
         case ("unsupported_grant_type", _):
             return .invalidConfiguration("the server does not offer the \(grant == .password ? "password" : "refresh_token") grant")
         case ("invalid_scope", _):

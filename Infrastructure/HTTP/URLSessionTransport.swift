@@ -24,29 +24,39 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     private let session: URLSession
+    private let delegate: TransferDelegate
     private let configuration: Configuration
 
-    /// - Parameter session: injected so callers control connection reuse and proxies; the default
-    ///   is an ephemeral session that keeps no cookies and no response cache (responses may
-    ///   carry personal data) and does not follow redirects. A session you inject should not follow
-    ///   redirects either (see ``makeEphemeralSession(timeout:)``): on Linux Foundation would send
-    ///   the bearer token to whatever host a redirect names.
-    public init(session: URLSession? = nil, configuration: Configuration = Configuration()) {
-        self.session = session ?? URLSessionTransport.makeEphemeralSession(timeout: configuration.timeout)
+    /// - Parameter sessionConfiguration: proxies, TLS and connection settings; the default is an
+    ///   ephemeral configuration that keeps no cookies, no credentials and no response cache
+    ///   (responses may carry personal data). The transport always builds its own `URLSession`
+    ///   around it, because on Linux only a session delegate can stop Foundation from following
+    ///   redirects with the bearer token and from hanging on a `401` with `WWW-Authenticate`.
+    public init(sessionConfiguration: URLSessionConfiguration? = nil, configuration: Configuration = Configuration()) {
+        let delegate = TransferDelegate()
+        self.delegate = delegate
+        self.session = URLSession(
+            configuration: sessionConfiguration ?? URLSessionTransport.ephemeralConfiguration(timeout: configuration.timeout),
+            delegate: delegate, delegateQueue: nil)
         self.configuration = configuration
     }
 
-    /// An ephemeral session without cookies or caching that returns 3xx responses as they are,
-    /// for `RedirectFollowingTransport` to follow safely.
-    public static func makeEphemeralSession(timeout: TimeInterval) -> URLSession {
+    deinit {
+        // A session keeps a strong reference to its delegate until invalidated.
+        session.finishTasksAndInvalidate()
+    }
+
+    /// An ephemeral configuration without cookies, credential storage or caching.
+    public static func ephemeralConfiguration(timeout: TimeInterval) -> URLSessionConfiguration {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.urlCache = nil
+        sessionConfiguration.urlCredentialStorage = nil
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.httpShouldSetCookies = false
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.timeoutIntervalForRequest = timeout
         sessionConfiguration.timeoutIntervalForResource = max(timeout * 4, 60)
-        return URLSession(configuration: sessionConfiguration, delegate: RedirectRefusingDelegate(), delegateQueue: nil)
+        return sessionConfiguration
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -57,25 +67,24 @@ public final class URLSessionTransport: HTTPTransport {
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body
 
-        let data: Data
-        let response: URLResponse
+        if Task.isCancelled { throw CancellationError() }
+        let outcome: TransferDelegate.Outcome
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            outcome = try await delegate.run(session.dataTask(with: urlRequest),
+                                             maximumBytes: configuration.maximumResponseBytes)
+        } catch TransferDelegate.Failure.tooLarge {
+            throw RiderError.malformedResponse(
+                "the answer to \(request) is larger than \(configuration.maximumResponseBytes) bytes")
+        } catch TransferDelegate.Failure.noResponse {
+            throw RiderError.malformedResponse("the answer to \(request) is not an HTTP response")
         } catch {
             throw Self.map(error, for: request)
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw RiderError.malformedResponse("the answer to \(request) is not an HTTP response")
-        }
-        guard data.count <= configuration.maximumResponseBytes else {
-            throw RiderError.malformedResponse(
-                "the answer to \(request) is larger than \(configuration.maximumResponseBytes) bytes")
-        }
         var headers = HTTPHeaders()
-        for (name, value) in http.allHeaderFields {
+        for (name, value) in outcome.response.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers.add(name, value) }
         }
-        return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+        return HTTPResponse(status: outcome.response.statusCode, headers: headers, body: outcome.body)
     }
 
     static func map(_ error: any Error, for request: HTTPRequest) -> any Error {

@@ -72,6 +72,17 @@ struct ProblemMappingTests {
         #expect(TokenErrorMapping.error(for: response, grant: grant) == expected)
     }
 
+    @Test("a bare 401 with a Basic challenge from the token endpoint is a rejected client, not a wrong password")
+    func bareBasicChallenge() {
+        let response = HTTPResponse(status: 401, headers: ["WWW-Authenticate": #"Basic realm="api""#], body: Data())
+        guard case .invalidConfiguration = TokenErrorMapping.error(for: response, grant: .password) else {
+            Issue.record("expected .invalidConfiguration")
+            return
+        }
+        let bare = HTTPResponse(status: 401, headers: [:], body: Data())
+        #expect(TokenErrorMapping.error(for: bare, grant: .password) == .invalidCredentials)
+    }
+
     @Test("a rejected client, grant type or scope is a configuration problem", arguments: [
         ("invalid_client", 401), ("unauthorized_client", 400), ("unsupported_grant_type", 400), ("invalid_scope", 400),
     ])

@@ -21,6 +21,24 @@ struct URLSessionTransportTests {
         #expect(!response.body.isEmpty)
     }
 
+    @Test("a 401 with a Basic challenge comes back as a response with its body instead of hanging",
+          .timeLimit(.minutes(1)))
+    func basicChallengeDoesNotHang() async throws {
+        let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 1))
+        defer { Task { await server.stop() } }
+        let transport = URLSessionTransport(configuration: .init(timeout: 5))
+        let wrongClient = Data("\(StandardOAuthClient.id):wrong".utf8).base64EncodedString()
+
+        let response = try await transport.send(HTTPRequest(
+            method: .post, url: server.baseURL.appendingPathComponent("oauth2/token"),
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "Authorization": "Basic \(wrongClient)"],
+            body: Data("grant_type=password&username=demo%40example.com&password=rider-demo".utf8)))
+
+        #expect(response.status == 401)
+        #expect(response.headers["WWW-Authenticate"]?.hasPrefix("Basic") == true)
+        #expect(String(decoding: response.body, as: UTF8.self).contains("invalid_client"))
+    }
+
     @Test("a form POST reaches the server byte for byte")
     func formPost() async throws {
         let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 0))
