@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+import RiderDomain
+import RiderInfrastructure
+
+/// Builds the vaults for one server from the configuration: the one the ``VaultChoice`` asks
+/// for, and each backend on its own for `rider vault status|migrate|reset|passphrase`.
+public struct VaultFactory: Sendable {
+    public let origin: String
+    public let choice: VaultChoice
+    public let directories: XDGDirectories
+    public let passphrase: VaultPassphrase
+    public let keyringTimeout: Duration
+    public let logger: Logger?
+
+    /// - Parameter configuration: supplies the server origin, the choice, the folders, the
+    ///   passphrase source, the keyring timeout and the logger.
+    public init(configuration: RiderKit.Configuration) {
+        origin = configuration.api.origin
+        choice = configuration.vault
+        directories = configuration.directories
+        passphrase = configuration.vaultPassphrase
+        keyringTimeout = configuration.keyringTimeout
+        logger = configuration.logger
+    }
+
+    /// The keyring vault for this server.
+    public func secretService() -> SecretServiceTokenVault {
+        SecretServiceTokenVault(service: origin, timeout: keyringTimeout)
+    }
+
+    /// The encrypted-file vault for this server (the configured path, or the default one).
+    public func encryptedFile() -> EncryptedFileTokenVault {
+        var file = EncryptedFileTokenVault.defaultFile(forOrigin: origin, in: directories)
+        if case .encryptedFile(let configured?) = choice { file = configured }
+        return EncryptedFileTokenVault(file: file, passphrase: passphrase)
+    }
+
+    /// The vault the configuration asks for.
+    public func make() -> any TokenVault {
+        switch choice {
+        case .automatic: AutomaticTokenVault(keyring: secretService(), file: encryptedFile(), logger: logger)
+        case .secretService: secretService()
+        case .encryptedFile: encryptedFile()
+        case .memory: InMemoryTokenVault()
+        }
+    }
+
+    /// The vault of one backend.
+    public func make(_ backend: VaultBackend) -> any TokenVault {
+        switch backend {
+        case .secretService: secretService()
+        case .encryptedFile: encryptedFile()
+        case .memory: InMemoryTokenVault()
+        }
+    }
+
+    /// Which backend the configuration leads to and why; for ``VaultChoice/automatic`` this
+    /// probes the keyring.
+    public func select() async -> VaultSelection {
+        let setting = "the vault setting is \(choice.setting)"
+        switch choice {
+        case .automatic:
+            return await AutomaticTokenVault(keyring: secretService(), file: encryptedFile(), logger: logger).select()
+        case .secretService:
+            return VaultSelection(backend: .secretService, reason: setting, vault: secretService())
+        case .encryptedFile:
+            return VaultSelection(backend: .encryptedFile, reason: setting, vault: encryptedFile())
+        case .memory:
+            return VaultSelection(backend: .memory, reason: setting, vault: InMemoryTokenVault())
+        }
+    }
+}
