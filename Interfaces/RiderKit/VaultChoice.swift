@@ -16,7 +16,7 @@ public enum VaultChoice: Hashable, Sendable {
     public init?(setting: String) {
         switch setting.lowercased() {
         case "automatic", "auto": self = .automatic
-        case "secret-service", "keyring": self = .secretService
+        case "secret-service": self = .secretService
         case "encrypted-file", "file": self = .encryptedFile(nil)
         case "memory": self = .memory
         default:

@@ -20,8 +20,22 @@ struct VaultProcessTests {
         return (process, output)
     }
 
-    private func waitUntilReady(_ output: Pipe) -> Bool {
-        String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready")
+    /// Waits (off the cooperative pool, which the in-process reference servers of other tests
+    /// need) until the writer printed "ready" or ended.
+    private func waitUntilReady(_ output: Pipe) async -> Bool {
+        let handle = output.fileHandleForReading
+        return await offPool { String(decoding: handle.availableData, as: UTF8.self).hasPrefix("ready") }
+    }
+
+    private func waitUntilExit(_ process: Process) async {
+        await offPool { process.waitUntilExit() }
+    }
+
+    /// Runs blocking `body` on a thread of its own.
+    private func offPool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
     }
 
     /// The session in `file`, which must open.
@@ -37,11 +51,11 @@ struct VaultProcessTests {
 
         for round in 0..<8 {
             let (writer, output) = try startWriter(file: file, tag: "w\(round)", count: 0)
-            #expect(waitUntilReady(output), "round \(round): the writer never became ready")
+            #expect(await waitUntilReady(output), "round \(round): the writer never became ready")
             // Let it get a varying way into later writes, then kill it without warning.
             try await Task.sleep(for: .milliseconds(5 + 17 * round))
             kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
+            await waitUntilExit(writer)
             #expect(writer.terminationReason == .uncaughtSignal, "round \(round)")
 
             let session = try #require(try await read(file), "round \(round)")
@@ -50,8 +64,8 @@ struct VaultProcessTests {
         }
         // A later write clears the temporary files killed writers left behind.
         let (last, output) = try startWriter(file: file, tag: "final", count: 1)
-        _ = waitUntilReady(output)
-        last.waitUntilExit()
+        _ = await waitUntilReady(output)
+        await waitUntilExit(last)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(names == [".session.vault.lock", "session.vault"])
     }
@@ -63,8 +77,8 @@ struct VaultProcessTests {
         let file = directory.appendingPathComponent("session.vault")
         // One write first, so both writers agree on the salt (a fresh file is created once).
         let (first, firstOutput) = try startWriter(file: file, tag: "seed", count: 1)
-        _ = waitUntilReady(firstOutput)
-        first.waitUntilExit()
+        _ = await waitUntilReady(firstOutput)
+        await waitUntilExit(first)
 
         let (a, _) = try startWriter(file: file, tag: "a", count: 25)
         let (b, _) = try startWriter(file: file, tag: "b", count: 25)
@@ -74,8 +88,8 @@ struct VaultProcessTests {
             #expect(["seed", "a", "b"].contains(session.userID.rawValue))
             reads += 1
         }
-        a.waitUntilExit()
-        b.waitUntilExit()
+        await waitUntilExit(a)
+        await waitUntilExit(b)
         #expect(a.terminationStatus == 0 && b.terminationStatus == 0)
         let final = try #require(try await read(file))
         #expect(["a-25-", "b-25-"].contains { final.accessToken.hasPrefix($0) })

@@ -9,6 +9,7 @@ import RiderDomain
 /// session with the file's header as associated data (`docs/vault.md` has the format). The file
 /// is 0600 in a 0700 folder, written atomically under an advisory lock, and never overwritten or
 /// removed when it cannot be read: a wrong passphrase or a damaged file is reported, not replaced.
+/// The blocking work (lock, scrypt, fsync) runs on its own thread, off the cooperative pool.
 public actor EncryptedFileTokenVault: TokenVault {
     /// The encrypted session file.
     public nonisolated let file: URL
@@ -59,8 +60,10 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// - Throws: ``VaultError``; the file is never changed by a failed read.
     public func load() async throws(VaultError) -> Session? {
         let passphrase = try await resolvedPassphrase()
-        return try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in
-            try readSession(passphrase: passphrase)?.session
+        return try await BlockingWork.run { [self] () throws(VaultError) in
+            try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in
+                try readSession(passphrase: passphrase)?.session
+            }
         }
     }
 
@@ -73,13 +76,15 @@ public actor EncryptedFileTokenVault: TokenVault {
             throw .io(file: file.path, reason: "the session cannot be serialized")
         }
         let parameters = self.parameters
-        try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
-            let existing = try readSession(passphrase: passphrase)
-            PrivateFile.removeLeftovers(of: file)
-            let salt = existing?.header.salt ?? VaultCipher.randomBytes(VaultFileHeader.saltSize)
-            let used = existing?.header.parameters ?? parameters
-            let key = try DerivedKeyCache.shared.key(passphrase: passphrase, salt: salt, parameters: used)
-            try PrivateFile.write(try VaultCipher.seal(plaintext, key: key, salt: salt, parameters: used), to: file)
+        try await BlockingWork.run { [self] () throws(VaultError) in
+            try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
+                let existing = try readSession(passphrase: passphrase)
+                PrivateFile.removeLeftovers(of: file)
+                let salt = existing?.header.salt ?? VaultCipher.randomBytes(VaultFileHeader.saltSize)
+                let used = existing?.header.parameters ?? parameters
+                let key = try DerivedKeyCache.shared.key(passphrase: passphrase, salt: salt, parameters: used)
+                try PrivateFile.write(try VaultCipher.seal(plaintext, key: key, salt: salt, parameters: used), to: file)
+            }
         }
     }
 
@@ -87,9 +92,11 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// only ever removed by ``reset()``.
     public func remove() async throws(VaultError) {
         let passphrase = try await resolvedPassphrase()
-        try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
-            _ = try readSession(passphrase: passphrase)
-            try PrivateFile.remove(file)
+        try await BlockingWork.run { [self] () throws(VaultError) in
+            try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
+                _ = try readSession(passphrase: passphrase)
+                try PrivateFile.remove(file)
+            }
         }
     }
 
@@ -97,11 +104,13 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// forgotten passphrase or a damaged file. Needs no passphrase.
     /// - Returns: whether there was a file.
     @discardableResult
-    public func reset() throws(VaultError) -> Bool {
-        try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
-            let existed = FileManager.default.fileExists(atPath: file.path)
-            try PrivateFile.remove(file)
-            return existed
+    public func reset() async throws(VaultError) -> Bool {
+        try await BlockingWork.run { [self] () throws(VaultError) in
+            try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
+                let existed = FileManager.default.fileExists(atPath: file.path)
+                try PrivateFile.remove(file)
+                return existed
+            }
         }
     }
 
@@ -113,36 +122,19 @@ public actor EncryptedFileTokenVault: TokenVault {
         guard !newPassphrase.isEmpty else { throw .passphraseRequired }
         let passphrase = try await resolvedPassphrase()
         let parameters = self.parameters
-        let changed = try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) -> Bool in
-            guard let existing = try readSession(passphrase: passphrase) else { return false }
-            PrivateFile.removeLeftovers(of: file)
-            let salt = VaultCipher.randomBytes(VaultFileHeader.saltSize)
-            let key = try DerivedKeyCache.shared.key(passphrase: newPassphrase, salt: salt, parameters: parameters)
-            try PrivateFile.write(try VaultCipher.seal(existing.plaintext, key: key, salt: salt, parameters: parameters),
-                                  to: file)
-            return true
+        let changed = try await BlockingWork.run { [self] () throws(VaultError) -> Bool in
+            try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) -> Bool in
+                guard let existing = try readSession(passphrase: passphrase) else { return false }
+                PrivateFile.removeLeftovers(of: file)
+                let salt = VaultCipher.randomBytes(VaultFileHeader.saltSize)
+                let key = try DerivedKeyCache.shared.key(passphrase: newPassphrase, salt: salt, parameters: parameters)
+                try PrivateFile.write(try VaultCipher.seal(existing.plaintext, key: key, salt: salt,
+                                                           parameters: parameters), to: file)
+                return true
+            }
         }
         self.passphrase = newPassphrase
         return changed
-    }
-
-    /// What can be said about the file without the passphrase.
-    public nonisolated func inspect() -> FileState {
-        do {
-            guard let data = try PrivateFile.read(file) else { return .absent }
-            _ = try VaultFileHeader.parse(Array(data), file: file.path)
-            return .present
-        } catch {
-            return .unreadable(error)
-        }
-    }
-
-    /// The state of the file as ``inspect()`` sees it.
-    public enum FileState: Sendable, Equatable {
-        case absent
-        /// A well-formed header; whether the passphrase opens it is only known by loading.
-        case present
-        case unreadable(VaultError)
     }
 
     private func resolvedPassphrase() async throws(VaultError) -> String {

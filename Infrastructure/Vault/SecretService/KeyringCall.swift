@@ -16,14 +16,9 @@ enum KeyringCall {
         timeout: Duration,
         _ body: @escaping @Sendable (Cancellable) throws(VaultError) -> Value
     ) async throws(VaultError) -> Value {
-        let result: Result<Value, VaultError> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: runBlocking(timeout: timeout, body))
-            }
-            thread.name = "RiderKit keyring call"
-            thread.start()
+        try await BlockingWork.run { () throws(VaultError) in
+            try runBlocking(timeout: timeout, body).get()
         }
-        return try result.get()
     }
 
     private static func runBlocking<Value>(

@@ -25,10 +25,11 @@ struct VaultResetCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let target: VaultBackend = switch backend {
-        case .secretService: .secretService
-        case .encryptedFile: .encryptedFile
-        case nil: await context.vaults.select().backend
+        var target = VaultBackend.encryptedFile
+        if let backend {
+            target = backend == .secretService ? .secretService : .encryptedFile
+        } else {
+            target = await context.vaults.select().backend
         }
         let location: String
         switch target {
