@@ -6,11 +6,17 @@ import RiderInfrastructure
 /// Builds the vaults for one server from the configuration: the one the ``VaultChoice`` asks
 /// for, and each backend on its own for `rider vault status|migrate|reset|passphrase`.
 public struct VaultFactory: Sendable {
+    /// The API origin: the keyring's `service` attribute and the encrypted file's folder name.
     public let origin: String
+    /// What the configuration asks for.
     public let choice: VaultChoice
+    /// Where the encrypted file goes by default (`$XDG_STATE_HOME/rider/…`).
     public let directories: XDGDirectories
+    /// The encrypted file's passphrase source.
     public let passphrase: VaultPassphrase
+    /// The bound on each keyring call.
     public let keyringTimeout: Duration
+    /// Receives the automatic choice's info line.
     public let logger: Logger?
 
     /// - Parameter configuration: supplies the server origin, the choice, the folders, the

@@ -71,6 +71,21 @@ struct VaultCommandTests {
         }
     }
 
+    @Test("with no passphrase and no terminal, login says how to give one (exit 11) and writes nothing")
+    func noPassphrase() async throws {
+        try await withReferenceServer { server, sandbox in
+            let login = try await rider(sandbox, ["login", "--email", Demo.email, "--password-stdin"],
+                                        environment: ["RIDER_VAULT_PASSPHRASE": ""], stdin: Demo.password + "\n")
+            #expect(login.status == 11, "\(login)")
+            #expect(login.stderr.contains("RIDER_VAULT_PASSPHRASE"), "\(login)")
+            #expect(sandbox.sessionFile() == nil)
+            // Not signed in is still just that: no passphrase is needed to find there is no file.
+            let whoami = try await rider(sandbox, ["whoami"], environment: ["RIDER_VAULT_PASSPHRASE": ""])
+            #expect(whoami.status == 4, "\(whoami)")
+            await expectNoSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
     @Test("vault passphrase re-encrypts the file: the old passphrase stops working, the new one works")
     func changePassphrase() async throws {
         try await withReferenceServer { server, sandbox in

@@ -1,6 +1,11 @@
 import Crypto
 import Foundation
 import RiderDomain
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Keeps the session in a file encrypted with a key derived from a passphrase: the fallback
 /// when no keyring answers (servers, containers, SSH sessions).
@@ -59,6 +64,8 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// The stored session, or `nil` when there is no file.
     /// - Throws: ``VaultError``; the file is never changed by a failed read.
     public func load() async throws(VaultError) -> Session? {
+        // No file, no session: not a reason to ask anyone for a passphrase.
+        guard fileMayExist else { return nil }
         let passphrase = try await resolvedPassphrase()
         return try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in
@@ -91,6 +98,7 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// Removes the session file after checking that it opens, so a file that cannot be read is
     /// only ever removed by ``reset()``.
     public func remove() async throws(VaultError) {
+        guard fileMayExist else { return }
         let passphrase = try await resolvedPassphrase()
         try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
@@ -135,6 +143,13 @@ public actor EncryptedFileTokenVault: TokenVault {
         }
         self.passphrase = newPassphrase
         return changed
+    }
+
+    /// False only when nothing is at the path; anything else (a file, a dangling link, an
+    /// unreadable folder) goes through the full, locked read and its checks.
+    private nonisolated var fileMayExist: Bool {
+        var info = stat()
+        return lstat(file.path, &info) == 0 || errno != ENOENT
     }
 
     private func resolvedPassphrase() async throws(VaultError) -> String {

@@ -185,3 +185,17 @@ enum VaultFixtures {
         expiresAt: Date(timeIntervalSince1970: 1_800_000_000), userID: "u_000042", role: .admin,
         issuedAt: Date(timeIntervalSince1970: 1_799_999_000))
 }
+
+@Suite("Encrypted file token vault without a file")
+struct EncryptedFileWithoutFileTests {
+    @Test("with no file, loading and removing need no passphrase; saving does")
+    func noFileNoPassphrase() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let vault = EncryptedFileTokenVault(file: directory.url.appendingPathComponent("session.vault"),
+                                            passphrase: .unavailable)
+        #expect(try await vault.load() == nil)
+        try await vault.remove()
+        await #expect(throws: VaultError.passphraseRequired) { try await vault.save(VaultFixtures.session) }
+    }
+}
