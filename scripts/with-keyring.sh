@@ -11,7 +11,10 @@
 #   creates that collection unlocked (`--start --daemonize --unlock` ignores the password);
 # - we wait until org.freedesktop.secrets has an owner: otherwise the bus may auto-start a
 #   second daemon with no `login` collection (about 1 run in 80).
-# The daemon exits with the session bus. The command's exit status is this script's.
+# The daemon normally exits with the session bus, but dbus-run-session ends the bus with SIGTERM,
+# which a parent that blocks signals (a Swift test spawning this script) passes on blocked: both
+# daemons would then outlive the session. So we end both by PID, with SIGKILL, ourselves.
+# The command's exit status is this script's.
 # Inside, RIDER_TEST_KEYRING=1 tells the tests that a keyring is expected to be there.
 set -euo pipefail
 
@@ -56,8 +59,17 @@ case "$owner" in
   *) echo "with-keyring: gnome-keyring-daemon did not take org.freedesktop.secrets on the bus" >&2; exit 1 ;;
 esac
 
+pid_of() {
+  dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+    org.freedesktop.DBus.GetConnectionUnixProcessID "string:$1" 2>/dev/null | awk '/uint32/ { print $2 }'
+}
+daemons="$(pid_of org.freedesktop.secrets) $(pid_of org.freedesktop.DBus)"
+
 export RIDER_TEST_KEYRING=1
 unset RIDER_KEYRING_INNER RIDER_KEYRING_HOME
 if [ -n "${RIDER_OUTER_HOME:-}" ]; then export HOME="$RIDER_OUTER_HOME"; fi
 unset RIDER_OUTER_HOME
-exec "$@"
+status=0
+"$@" || status=$?
+for pid in $daemons; do kill -KILL "$pid" 2>/dev/null || true; done
+exit $status
