@@ -34,9 +34,13 @@ public actor AutomaticTokenVault: TokenVault {
         let chosen: VaultSelection
         do {
             let collection = try await keyring.checkAvailable()
-            chosen = VaultSelection(backend: .secretService,
-                                    reason: "the Secret Service answered and its keyring \"\(collection)\" is unlocked",
-                                    vault: keyring)
+            var reason = "the Secret Service answered and its keyring \"\(collection)\" is unlocked"
+            // A session saved to the file while no keyring was around is not used silently, nor lost.
+            if FileManager.default.fileExists(atPath: file.file.path) {
+                reason += "; an encrypted session file also exists at \(file.file.path): move it into the "
+                    + "keyring with `rider vault migrate --to secret-service`"
+            }
+            chosen = VaultSelection(backend: .secretService, reason: reason, vault: keyring)
         } catch {
             chosen = VaultSelection(backend: .encryptedFile,
                                     reason: "falling back to the encrypted file: \(error.message)", vault: file)

@@ -19,9 +19,8 @@ struct CommandContext: Sendable {
             configuration.logger = logger
         }
         // The environment's passphrase wins; otherwise ask on the terminal, when there is one.
-        configuration.vaultPassphrase = configuration.vaultPassphrase.orElse(
-            VaultPrompt.passphrase(confirmingNewFile: EncryptedFileTokenVault.defaultFile(
-                forOrigin: configuration.api.origin, in: configuration.directories)))
+        let file = VaultFactory(configuration: configuration).encryptedFile().file
+        configuration.vaultPassphrase = configuration.vaultPassphrase.orElse(VaultPrompt.passphrase(confirmingNewFile: file))
         vaults = VaultFactory(configuration: configuration)
         rider = try RiderKit.live(configuration: configuration)
         self.options = options
