@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Default traits pull swift-configuration in; the reference server does not need it.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // scrypt and AES-GCM for the encrypted session file; never hand-written crypto.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: Domain — models, errors, ports. Foundation only.
@@ -31,13 +33,24 @@ let package = Package(
         .target(name: "RiderApplication", dependencies: ["RiderDomain"], path: "Application", swiftSettings: strict),
 
         // MARK: Infrastructure — adapters for the ports.
+        // libsecret (Secret Service over D-Bus) comes in as a system library.
+        .systemLibrary(
+            name: "CLibSecret",
+            path: "Infrastructure/CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
         .target(
             name: "RiderInfrastructure",
             dependencies: [
                 "RiderDomain",
+                "CLibSecret",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             path: "Infrastructure",
+            exclude: ["CLibSecret"],
             swiftSettings: strict
         ),
 
@@ -99,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "InfrastructureTests",
-            dependencies: ["RiderInfrastructure", "RiderReferenceServer", "TestSupport"],
+            dependencies: ["RiderInfrastructure", "CLibSecret", "RiderReferenceServer", "TestSupport"],
             path: "Tests/InfrastructureTests",
             swiftSettings: strict
         ),
@@ -115,10 +128,18 @@ let package = Package(
             path: "Tests/RiderKitTests",
             swiftSettings: strict
         ),
+        // Saves sessions in a loop, to be killed mid-write or run twice at once by the vault tests.
+        .executableTarget(
+            name: "VaultWriter",
+            dependencies: ["RiderDomain", "RiderInfrastructure"],
+            path: "Tests/VaultWriter",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "RiderKit", "RiderReferenceServer", "RiderCLI", "RiderServerMain", "ReadmeExample", "TestSupport",
+                "VaultWriter",
             ],
             path: "Tests/EndToEndTests",
             swiftSettings: strict

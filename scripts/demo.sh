@@ -44,6 +44,10 @@ echo "rider-server listening at $base_url"
 export HOME="$work/home" XDG_STATE_HOME="$work/home/.local/state" XDG_CONFIG_HOME="$work/home/.config" \
        XDG_CACHE_HOME="$work/home/.cache" RIDER_BASE_URL="$base_url"
 mkdir -p "$HOME"
+# Never touch your own desktop keyring: without a session bus the vault falls back to the
+# encrypted file, opened with this passphrase (set in the environment, never on a command line).
+unset DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR  # GLib also finds a bus at $XDG_RUNTIME_DIR/bus
+export RIDER_VAULT_PASSPHRASE="rider-demo-vault"
 
 say "Log in as the demo account (the password comes from stdin, never from argv)"
 printf '%s\n' "rider-demo" | run "$rider" login --email demo@example.com --password-stdin
@@ -53,6 +57,9 @@ run "$rider" whoami
 
 say "The session, without any token"
 run "$rider" session show
+
+say "Where the session is kept, and why (no keyring here, so the encrypted file)"
+run "$rider" vault status
 
 say "Update the rider profile (conditional on its ETag)"
 run "$rider" profile update --display-name "Demo Rider" --type mentor --description "Rides the coast road every Sunday"

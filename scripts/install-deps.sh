@@ -7,6 +7,9 @@ packages=(
   pkg-config        # finds C libraries for SwiftPM system-library targets
   libsqlite3-dev    # SQLite user cache (issue #5)
   libsecret-1-dev   # Secret Service token vault (issue #4)
+  gnome-keyring     # a real Secret Service daemon for the vault tests (run headless by with-keyring.sh)
+  libsecret-tools   # secret-tool: the interop tests check what other programs see in the keyring
+  dbus              # dbus-run-session: a private session bus for the keyring tests
   curl              # the demo's health check
 )
 

@@ -1,5 +1,4 @@
 import Foundation
-import RiderDomain
 #if canImport(Glibc)
 import Glibc
 private let systemWrite = Glibc.write
@@ -11,51 +10,54 @@ private let systemWrite = Darwin.write
 /// Reads and writes files only their owner may see (folders 0700, files 0600), atomically.
 ///
 /// Used for anything holding a secret: a reader never sees half a file, and a file that others
-/// could read is refused rather than trusted, the way ssh treats its keys.
+/// could read, or a folder others could write, is refused rather than trusted, the way ssh
+/// treats its keys.
 enum PrivateFile {
     /// Creates `directory` (and parents) with mode 0700 and tightens it if it already exists.
-    static func makeDirectory(_ directory: URL) throws {
+    static func makeDirectory(_ directory: URL) throws(VaultError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw RiderError.storage("cannot create the folder \(directory.path): \(reason(error))")
+            throw .io(file: directory.path, reason: "cannot create the folder: \(reason(error))")
         }
         guard chmod(directory.path, 0o700) == 0 else {
-            throw RiderError.storage("cannot restrict the folder \(directory.path) to its owner: \(errnoText())")
+            throw .io(file: directory.path, reason: "cannot restrict the folder to its owner: \(errnoText())")
         }
     }
 
     /// The file's contents, or `nil` when it does not exist.
-    /// - Throws: ``RiderError/storage(_:)`` when it cannot be read or others may read or write it.
-    static func read(_ file: URL) throws -> Data? {
+    /// - Throws: ``VaultError/permissionsTooOpen(file:mode:)`` when others may read or write the
+    ///   file or write its folder; ``VaultError/io(file:reason:)`` when it cannot be read.
+    static func read(_ file: URL, checkingFolder: Bool = true) throws(VaultError) -> Data? {
         var info = stat()
         guard stat(file.path, &info) == 0 else {
             if errno == ENOENT { return nil }
-            throw RiderError.storage("cannot read \(file.path): \(errnoText())")
+            throw .io(file: file.path, reason: errnoText())
         }
-        let mode = info.st_mode & 0o777
-        guard mode & 0o077 == 0 else {
-            throw RiderError.storage(String(format: "refusing to read %@: its permissions %03o let other users "
-                + "read it; run `chmod 600 %@` if you trust its contents", file.path, mode, file.path))
+        let mode = Int(info.st_mode & 0o777)
+        guard mode & 0o077 == 0 else { throw .permissionsTooOpen(file: file.path, mode: mode) }
+        let directory = file.deletingLastPathComponent()
+        if checkingFolder, stat(directory.path, &info) == 0, info.st_mode & 0o022 != 0 {
+            throw .permissionsTooOpen(file: directory.path + "/", mode: Int(info.st_mode & 0o777))
         }
         do {
             return try Data(contentsOf: file)
         } catch {
-            throw RiderError.storage("cannot read \(file.path): \(reason(error))")
+            throw .io(file: file.path, reason: reason(error))
         }
     }
 
     /// Replaces `file` with `data`: written to a temporary file in the same folder, flushed,
     /// renamed over the old one, and the folder flushed, so a crash leaves the old or the new
     /// file, never a partial one.
-    static func write(_ data: Data, to file: URL) throws {
+    static func write(_ data: Data, to file: URL) throws(VaultError) {
         let directory = file.deletingLastPathComponent()
         try makeDirectory(directory)
         let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw RiderError.storage("cannot write in \(directory.path): \(errnoText())")
+            throw .io(file: directory.path, reason: "cannot write in the folder: \(errnoText())")
         }
         var failure: String?
         data.withUnsafeBytes { buffer in
@@ -75,15 +77,26 @@ enum PrivateFile {
         if failure == nil, rename(temporary.path, file.path) != 0 { failure = errnoText() }
         if let failure {
             unlink(temporary.path)
-            throw RiderError.storage("cannot write \(file.path): \(failure)")
+            throw .io(file: file.path, reason: failure)
         }
         syncDirectory(directory)
     }
 
+    /// Removes temporary files a crashed ``write(_:to:)`` of `file` left behind. Call only while
+    /// holding the lock that every writer of `file` takes, so no live write is disturbed.
+    static func removeLeftovers(of file: URL) {
+        let directory = file.deletingLastPathComponent()
+        let prefix = ".\(file.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            unlink(directory.appendingPathComponent(name).path)
+        }
+    }
+
     /// Removes `file`; a missing file is not an error.
-    static func remove(_ file: URL) throws {
+    static func remove(_ file: URL) throws(VaultError) {
         guard unlink(file.path) == 0 || errno == ENOENT else {
-            throw RiderError.storage("cannot remove \(file.path): \(errnoText())")
+            throw .io(file: file.path, reason: "cannot remove it: \(errnoText())")
         }
         syncDirectory(file.deletingLastPathComponent())
     }
@@ -96,7 +109,7 @@ enum PrivateFile {
         close(descriptor)
     }
 
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
+    static func errnoText() -> String { String(cString: strerror(errno)) }
 
     private static func reason(_ error: any Error) -> String {
         (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription

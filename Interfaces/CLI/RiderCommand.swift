@@ -32,13 +32,14 @@ struct RiderCommand: ParsableCommand {
               8   the server sent a response rider cannot use
               9   input rejected (by rider or by the server)
               10  configuration error (no or invalid server, bad config file)
-              11  local storage error (the session file)
+              11  local storage error (the keyring or the session file)
             """,
         subcommands: [
             LoginCommand.self,
             LogoutCommand.self,
             WhoamiCommand.self,
             SessionCommand.self,
+            VaultCommand.self,
             RegisterCommand.self,
             ProfileCommand.self,
             UsersCommand.self,

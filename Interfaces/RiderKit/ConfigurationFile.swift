@@ -19,6 +19,7 @@ enum ConfigurationFile {
         var scope: String?
         var timeout: String?
         var vault: String?
+        var keyringTimeout: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case baseURL = "base_url"
@@ -31,6 +32,7 @@ enum ConfigurationFile {
             case scope
             case timeout
             case vault
+            case keyringTimeout = "keyring_timeout"
         }
 
         init() {}
@@ -47,6 +49,7 @@ enum ConfigurationFile {
             scope = value("RIDER_SCOPE")
             timeout = value("RIDER_TIMEOUT")
             vault = value("RIDER_VAULT")
+            keyringTimeout = value("RIDER_KEYRING_TIMEOUT")
         }
 
         init(from decoder: any Decoder) throws {
@@ -67,6 +70,7 @@ enum ConfigurationFile {
             scope = try string(.scope)
             timeout = try string(.timeout)
             vault = try string(.vault)
+            keyringTimeout = try string(.keyringTimeout)
         }
 
         /// Takes every value `other` sets.
@@ -81,6 +85,7 @@ enum ConfigurationFile {
             scope = other.scope ?? scope
             timeout = other.timeout ?? timeout
             vault = other.vault ?? vault
+            keyringTimeout = other.keyringTimeout ?? keyringTimeout
         }
     }
 

@@ -11,14 +11,23 @@ extension RiderKit {
         public var api: APIConfiguration
         public var vault: VaultChoice
         public var directories: XDGDirectories
-        /// Request logging (method, path, status, time; never secrets). `nil` logs nothing.
+        /// Where the encrypted file's passphrase comes from (never argv).
+        public var vaultPassphrase: VaultPassphrase
+        /// How long a keyring call may take before ``VaultChoice/automatic`` falls back (2 s).
+        public var keyringTimeout: Duration
+        /// Request logging (method, path, status, time; never secrets) and the vault choice.
+        /// `nil` logs nothing.
         public var logger: Logger?
 
-        public init(api: APIConfiguration, vault: VaultChoice = .temporaryFile(nil),
-                    directories: XDGDirectories = XDGDirectories(), logger: Logger? = nil) {
+        public init(api: APIConfiguration, vault: VaultChoice = .automatic,
+                    directories: XDGDirectories = XDGDirectories(),
+                    vaultPassphrase: VaultPassphrase = .unavailable, keyringTimeout: Duration = .seconds(2),
+                    logger: Logger? = nil) {
             self.api = api
             self.vault = vault
             self.directories = directories
+            self.vaultPassphrase = vaultPassphrase
+            self.keyringTimeout = keyringTimeout
             self.logger = logger
         }
 
@@ -28,7 +37,9 @@ extension RiderKit {
         /// Environment variables: `RIDER_BASE_URL`, `RIDER_TOKEN_PATH`, `RIDER_ME_PATH`,
         /// `RIDER_REVOKE_PATH`, `RIDER_CLIENT_ID`, `RIDER_CLIENT_SECRET`, `RIDER_CLIENT_AUTH`
         /// (`basic` or `body`), `RIDER_SCOPE`, `RIDER_TIMEOUT` (seconds), `RIDER_VAULT`
-        /// (`file`, `file:/path`, `memory`).
+        /// (`automatic`, `secret-service`, `encrypted-file`, `file:/path`, `memory`),
+        /// `RIDER_KEYRING_TIMEOUT` (seconds), and for the encrypted file's passphrase
+        /// `RIDER_VAULT_PASSPHRASE` or `RIDER_VAULT_PASSPHRASE_FILE` (environment only).
         ///
         /// - Parameter baseURL: overrides both (the CLI's `--server`).
         /// - Throws: ``RiderError/invalidConfiguration(_:)`` naming the setting or file at fault.
@@ -63,12 +74,21 @@ extension RiderKit {
                 }
                 timeout = seconds
             }
-            var vault = VaultChoice.temporaryFile(nil)
+            var vault = VaultChoice.automatic
             if let value = settings.vault {
                 guard let parsed = VaultChoice(setting: value) else {
-                    throw RiderError.invalidConfiguration("the vault '\(value)' must be 'file', 'file:/absolute/path' or 'memory'")
+                    throw RiderError.invalidConfiguration("the vault '\(value)' must be 'automatic', 'secret-service', "
+                        + "'encrypted-file', 'file:/absolute/path' or 'memory'")
                 }
                 vault = parsed
+            }
+            var keyringTimeout = Duration.seconds(2)
+            if let value = settings.keyringTimeout {
+                guard let seconds = Double(value), seconds > 0, seconds <= 60 else {
+                    throw RiderError.invalidConfiguration("the keyring timeout '\(value)' must be a number of seconds "
+                        + "above 0 and at most 60")
+                }
+                keyringTimeout = .milliseconds(Int(seconds * 1000))
             }
             let api = try APIConfiguration(
                 baseURL: url,
@@ -80,7 +100,9 @@ extension RiderKit {
                 clientAuthentication: clientAuthentication,
                 scope: settings.scope,
                 requestTimeout: timeout)
-            return Configuration(api: api, vault: vault, directories: directories)
+            return Configuration(api: api, vault: vault, directories: directories,
+                                 vaultPassphrase: VaultPassphrase.environment(environment) ?? .unavailable,
+                                 keyringTimeout: keyringTimeout)
         }
     }
 }

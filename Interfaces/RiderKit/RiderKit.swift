@@ -17,6 +17,8 @@ public struct RiderKit: Sendable {
     public let api: APIConfiguration
     /// The session engine shared by every use case (single-flight refresh lives here).
     public let sessions: SessionEngine
+    /// Where sessions are kept (for ``VaultChoice/automatic``, the vault that decides on first use).
+    public let vault: any TokenVault
     public let vaultLocation: String
 
     public let login: Login
@@ -44,6 +46,7 @@ public struct RiderKit: Sendable {
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)
         self.api = api
         self.sessions = sessions
+        self.vault = vault
         self.vaultLocation = vault.location
         login = Login(api: client, sessions: sessions, clock: clock)
         logout = Logout(api: client, sessions: sessions, cache: cache)
@@ -57,7 +60,8 @@ public struct RiderKit: Sendable {
         updateRider = UpdateRider(api: client)
     }
 
-    /// The production wiring: URLSession over the network, the configured vault, the system clock.
+    /// The production wiring: URLSession over the network, the configured vault (by default the
+    /// keyring, else the encrypted file), the system clock.
     /// - Throws: ``RiderError/invalidConfiguration(_:)``.
     public static func live(configuration: Configuration) throws -> RiderKit {
         var transport: any HTTPTransport = URLSessionTransport(
@@ -65,22 +69,18 @@ public struct RiderKit: Sendable {
         if let logger = configuration.logger {
             transport = LoggingTransport(base: transport, logger: logger)
         }
-        let vault: any TokenVault
-        var lock: any RefreshLock = InProcessRefreshLock()
-        switch configuration.vault {
-        case .memory:
-            vault = InMemoryTokenVault()
-        case .temporaryFile(let file):
-            let file = file ?? TemporaryFileTokenVault.defaultFile(
-                forOrigin: configuration.api.origin, in: configuration.directories)
-            vault = TemporaryFileTokenVault(file: file)
-            // Other `rider` processes share this vault: refresh one at a time across them.
-            lock = FileRefreshLock(file: file.deletingLastPathComponent().appendingPathComponent("refresh.lock"))
-        }
+        let vaults = VaultFactory(configuration: configuration)
+        let vault = vaults.make()
         // The persistent SQLite cache arrives with issue #5; until then users are remembered
         // for the life of the process.
         return RiderKit(api: configuration.api, transport: transport, vault: vault,
-                        cache: InMemoryUserCache(), clock: SystemClock(), lock: lock)
+                        cache: InMemoryUserCache(), clock: SystemClock(), lock: vaults.refreshLock())
+    }
+
+    /// Where the session is kept now: for ``VaultChoice/automatic``, the backend it settled on.
+    public func currentVaultLocation() async -> String {
+        guard let automatic = vault as? AutomaticTokenVault else { return vault.location }
+        return await automatic.select().vault.location
     }
 
     /// Everything in memory: nothing touches the disk. Pass a transport (a stub, a recorder) to

@@ -2,22 +2,39 @@ import Foundation
 
 /// Where the session is kept between runs.
 public enum VaultChoice: Hashable, Sendable {
-    /// TEMPORARY default until issue #4 lands: a plain 0600 JSON file under the XDG state
-    /// folder, or at the given path.
-    case temporaryFile(URL?)
+    /// The desktop keyring when it answers within the timeout, otherwise the encrypted file.
+    case automatic
+    /// The desktop keyring (Secret Service) only; fails when it is unavailable or locked.
+    case secretService
+    /// The passphrase-encrypted file, at its default location or the given path.
+    case encryptedFile(URL?)
     /// For this process only: nothing survives exit ("don't keep me signed in").
     case memory
 
-    /// Parses the `vault` setting: `file`, `file:/path/to/session.json` or `memory`.
+    /// Parses the `vault` setting: `automatic`, `secret-service`, `encrypted-file` (or `file`),
+    /// `file:/absolute/path`, or `memory`.
     public init?(setting: String) {
         switch setting.lowercased() {
-        case "file", "temporary-file": self = .temporaryFile(nil)
+        case "automatic", "auto": self = .automatic
+        case "secret-service": self = .secretService
+        case "encrypted-file", "file": self = .encryptedFile(nil)
         case "memory": self = .memory
         default:
             guard setting.hasPrefix("file:") else { return nil }
             let path = String(setting.dropFirst("file:".count))
             guard path.hasPrefix("/") else { return nil }
-            self = .temporaryFile(URL(fileURLWithPath: path))
+            self = .encryptedFile(URL(fileURLWithPath: path))
+        }
+    }
+
+    /// The setting's spelling, as `rider vault status` shows it.
+    public var setting: String {
+        switch self {
+        case .automatic: "automatic"
+        case .secretService: "secret-service"
+        case .encryptedFile(nil): "encrypted-file"
+        case .encryptedFile(let file?): "file:\(file.path)"
+        case .memory: "memory"
         }
     }
 }

@@ -7,6 +7,8 @@ import RiderKit
 struct CommandContext: Sendable {
     let rider: RiderKit
     let options: GlobalOptions
+    /// Every vault backend for this server, for the `rider vault` commands.
+    let vaults: VaultFactory
 
     /// - Throws: ``RiderError/invalidConfiguration(_:)`` when no usable server is configured.
     init(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
@@ -16,6 +18,10 @@ struct CommandContext: Sendable {
             logger.logLevel = .debug
             configuration.logger = logger
         }
+        // The environment's passphrase wins; otherwise ask on the terminal, when there is one.
+        let file = VaultFactory(configuration: configuration).encryptedFile().file
+        configuration.vaultPassphrase = configuration.vaultPassphrase.orElse(VaultPrompt.passphrase(confirmingNewFile: file))
+        vaults = VaultFactory(configuration: configuration)
         rider = try RiderKit.live(configuration: configuration)
         self.options = options
     }

@@ -12,6 +12,8 @@ struct ErrorReport: Sendable {
         switch error {
         case let error as RiderError:
             return report(error)
+        case let error as VaultError:
+            return report(error.riderError)
         case let error as CLIError:
             emit(ErrorOutput(code: "usage", message: error.localizedDescription))
             return ExitStatus.usage.rawValue

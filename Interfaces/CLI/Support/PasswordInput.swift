@@ -26,14 +26,24 @@ enum PasswordInput {
         return first
     }
 
-    private static func standardInput() throws -> String {
+    /// A new vault passphrase, typed twice on the terminal, or read once from stdin.
+    static func readNewPassphrase(fromStandardInput: Bool) throws -> String {
+        if fromStandardInput { return try standardInput(flag: "--new-passphrase-stdin", what: "passphrase") }
+        let first = try read(fromStandardInput: false, prompt: "New vault passphrase: ")
+        let second = try read(fromStandardInput: false, prompt: "Repeat the new passphrase: ")
+        guard first == second else { throw CLIError.usage("The two passphrases differ; nothing was changed.") }
+        guard !first.isEmpty else { throw CLIError.usage("The passphrase is empty; nothing was changed.") }
+        return first
+    }
+
+    private static func standardInput(flag: String = "--password-stdin", what: String = "password") throws -> String {
         // Typing into --password-stdin would echo the password; the prompt exists for that.
         guard isatty(STDIN_FILENO) == 0 else {
-            throw CLIError.usage("--password-stdin expects the password on a pipe, not a terminal; "
+            throw CLIError.usage("\(flag) expects the \(what) on a pipe, not a terminal; "
                 + "leave the flag out to be asked without echo.")
         }
         guard let line = try LineInput.readLine(from: STDIN_FILENO), !line.isEmpty else {
-            throw CLIError.usage("--password-stdin was given but standard input holds no password.")
+            throw CLIError.usage("\(flag) was given but standard input holds no \(what).")
         }
         return line
     }

@@ -6,6 +6,8 @@ struct Sandbox: Sendable {
     let root: URL
     let environment: [String: String]
     let transcript = Transcript()
+    /// The encrypted session file's passphrase in every sandbox.
+    static let vaultPassphrase = "e2e vault passphrase"
 
     /// - Parameter server: becomes `RIDER_BASE_URL`; `nil` leaves the server unconfigured.
     init(server: URL?) throws {
@@ -20,6 +22,8 @@ struct Sandbox: Sendable {
             "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
             "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path,
             "PATH": "/usr/bin:/bin",
+            // No D-Bus here, so the automatic vault falls back to the encrypted file, opened with this.
+            "RIDER_VAULT_PASSPHRASE": Self.vaultPassphrase,
         ]
         environment["RIDER_BASE_URL"] = server?.absoluteString
         self.environment = environment
@@ -42,11 +46,11 @@ struct Sandbox: Sendable {
         return run
     }
 
-    /// The session file the CLI wrote, if any.
+    /// The encrypted session file the CLI wrote, if any.
     func sessionFile() -> URL? {
         let state = root.appendingPathComponent("home/.local/state")
         guard let files = FileManager.default.enumerator(at: state, includingPropertiesForKeys: nil) else { return nil }
-        return files.compactMap { $0 as? URL }.first { $0.lastPathComponent == "session.json" }
+        return files.compactMap { $0 as? URL }.first { $0.lastPathComponent == "session.vault" }
     }
 
     /// Puts an old copy of the session file back, as a second machine or a backup would.

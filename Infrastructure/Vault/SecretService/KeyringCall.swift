@@ -1,0 +1,74 @@
+import CLibSecret
+import Dispatch
+import Foundation
+
+/// Runs one blocking libsecret call on a thread of its own, never on the cooperative pool, and
+/// cancels it through a `GCancellable` when it outlives the timeout.
+///
+/// libsecret's synchronous calls wait on D-Bus: a stuck daemon holds each one for 25 s and an
+/// unlock prompt holds it indefinitely. Cancelling the `GCancellable` ends the call at once with
+/// `G_IO_ERROR_CANCELLED`, which is reported as ``VaultError/timedOut(after:)``.
+enum KeyringCall {
+    /// The cancellable handed to the call, valid only during it.
+    typealias Cancellable = UnsafeMutablePointer<GCancellable>
+
+    static func run<Value: Sendable>(
+        timeout: Duration,
+        _ body: @escaping @Sendable (Cancellable) throws(VaultError) -> Value
+    ) async throws(VaultError) -> Value {
+        try await BlockingWork.run { () throws(VaultError) in
+            try runBlocking(timeout: timeout, body).get()
+        }
+    }
+
+    private static func runBlocking<Value>(
+        timeout: Duration,
+        _ body: (Cancellable) throws(VaultError) -> Value
+    ) -> Result<Value, VaultError> {
+        guard let cancellable = g_cancellable_new() else {
+            return .failure(.unavailable(reason: "GLib could not create a cancellable"))
+        }
+        let watchdog = Watchdog(cancellable: cancellable)
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(max(0, nanoseconds))) {
+            watchdog.fire()
+        }
+        let result: Result<Value, VaultError>
+        do {
+            result = .success(try body(cancellable))
+        } catch {
+            result = .failure(error)
+        }
+        let fired = watchdog.finish()
+        if fired, case .failure = result { return .failure(.timedOut(after: timeout)) }
+        return result
+    }
+}
+
+/// Cancels the call once the timeout passes, unless the call finished first; owns the
+/// `GCancellable` so it is released exactly once, whichever happens last.
+private final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancellable: UnsafeMutablePointer<GCancellable>?
+    private var fired = false
+
+    init(cancellable: UnsafeMutablePointer<GCancellable>) { self.cancellable = cancellable }
+
+    func fire() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let cancellable else { return }
+        fired = true
+        g_cancellable_cancel(cancellable)
+    }
+
+    /// Releases the cancellable; returns whether the watchdog had fired.
+    func finish() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cancellable { g_object_unref(UnsafeMutableRawPointer(cancellable)) }
+        cancellable = nil
+        return fired
+    }
+}

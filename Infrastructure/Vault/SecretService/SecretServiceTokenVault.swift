@@ -1,0 +1,134 @@
+import Foundation
+import RiderDomain
+
+/// Keeps the session in the desktop keyring through the freedesktop Secret Service (libsecret):
+/// GNOME Keyring, KWallet's Secret Service, KeePassXC.
+///
+/// Each item uses the schema `org.riderkit.Session` with two non-secret attributes, `service`
+/// (the API origin) and `account` (the user id), and a label a person recognises in their keyring
+/// manager. The whole session, serialized, is the secret; nothing secret goes in attributes.
+///
+/// Every call runs off the cooperative pool and is cancelled after ``timeout``; each operation
+/// first checks that the default collection exists and is unlocked, because libsecret otherwise
+/// reports a missing keyring as "no such item".
+public actor SecretServiceTokenVault: TokenVault {
+    /// The API origin, stored as the `service` attribute.
+    public nonisolated let service: String
+    /// When set, only this account's item is used; when `nil` the vault holds the one current
+    /// session for ``service`` and saving a different account replaces the previous item.
+    public nonisolated let account: String?
+    /// How long any keyring call may take before it is cancelled.
+    public nonisolated let timeout: Duration
+
+    /// - Parameters:
+    ///   - service: the API origin, e.g. `https://api.example.com`.
+    ///   - account: scope the vault to one user id, or `nil` for the server's current session.
+    ///   - timeout: the bound on each keyring call (2 s by default).
+    public init(service: String, account: String? = nil, timeout: Duration = .seconds(2)) {
+        self.service = service
+        self.account = account
+        self.timeout = timeout
+    }
+
+    public nonisolated var location: String {
+        "Secret Service keyring (schema \(SecretServiceClient.schemaName), service \(service))"
+    }
+
+    /// The label of the item for `account`, as shown in keyring managers.
+    public nonisolated func label(forAccount account: String) -> String {
+        let host = URLComponents(string: service)?.host ?? service
+        return "RiderKit session for \(account) on \(host)"
+    }
+
+    /// Checks that a Secret Service answers with an unlocked default collection.
+    /// - Returns: the default collection's label.
+    /// - Throws: ``VaultError/unavailable(reason:)`` or ``VaultError/timedOut(after:)``.
+    public func checkAvailable() async throws(VaultError) -> String {
+        let probe = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
+            try SecretServiceClient.probe(cancellable)
+        }
+        guard !probe.locked else {
+            throw .unavailable(reason: "the keyring \"\(probe.collectionLabel)\" is locked; unlock it (log in to "
+                + "the desktop session) or use the encrypted file")
+        }
+        return probe.collectionLabel
+    }
+
+    public func loadSession() async throws -> Session? {
+        do { return try await load()?.session } catch { throw error.riderError }
+    }
+
+    public func saveSession(_ session: Session) async throws {
+        do { try await save(session) } catch { throw error.riderError }
+    }
+
+    public func removeSession() async throws {
+        do { try await remove() } catch { throw error.riderError }
+    }
+
+    /// The stored session and the account it is filed under.
+    /// - Throws: ``VaultError``; a foreign or damaged secret is ``VaultError/unreadableSecret(detail:)``.
+    public func load() async throws(VaultError) -> (session: Session, account: String)? {
+        _ = try await checkAvailable()
+        let attributes = baseAttributes
+        let secret = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
+            try SecretServiceClient.lookup(attributes, cancellable)
+        }
+        guard let secret else { return nil }
+        let stored: StoredSession
+        do {
+            stored = try StoredSession.decode(Data(secret.utf8))
+        } catch {
+            throw .unreadableSecret(detail: "it is not a serialized session")
+        }
+        guard stored.version <= StoredSession.currentVersion else {
+            throw .unreadableSecret(detail: "it was written by a newer RiderKit (format \(stored.version))")
+        }
+        return (stored.toDomain(), stored.userID)
+    }
+
+    /// Stores `session` under its own account, then removes the previous account's item, so a
+    /// failure leaves the previous session in place.
+    public func save(_ session: Session) async throws(VaultError) {
+        let previous: (session: Session, account: String)?
+        do {
+            previous = try await load()
+        } catch {
+            // A foreign item under our attributes is not a reason to refuse a new session.
+            guard case .unreadableSecret = error else { throw error }
+            previous = nil
+        }
+        let newAccount = account ?? session.userID.rawValue
+        let data: Data
+        do { data = try StoredSession(session).encoded() } catch {
+            throw .unreadableSecret(detail: "the session cannot be serialized")
+        }
+        let secret = String(decoding: data, as: UTF8.self)
+        let attributes = ["service": service, "account": newAccount]
+        let label = label(forAccount: newAccount)
+        try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
+            try SecretServiceClient.store(secret, label: label, attributes: attributes, cancellable)
+        }
+        if let previous, previous.account != newAccount, account == nil {
+            let old = ["service": service, "account": previous.account]
+            _ = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
+                try SecretServiceClient.clear(old, cancellable)
+            }
+        }
+    }
+
+    /// Removes the session item(s) of this vault; nothing to remove is not an error.
+    public func remove() async throws(VaultError) {
+        _ = try await checkAvailable()
+        let attributes = baseAttributes
+        _ = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
+            try SecretServiceClient.clear(attributes, cancellable)
+        }
+    }
+
+    private var baseAttributes: [String: String] {
+        var attributes = ["service": service]
+        if let account { attributes["account"] = account }
+        return attributes
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+import RiderApplication
+import RiderDomain
+import RiderInfrastructure
+
+/// Builds the vaults for one server from the configuration: the one the ``VaultChoice`` asks
+/// for, and each backend on its own for `rider vault status|migrate|reset|passphrase`.
+public struct VaultFactory: Sendable {
+    /// The API origin: the keyring's `service` attribute and the encrypted file's folder name.
+    public let origin: String
+    /// What the configuration asks for.
+    public let choice: VaultChoice
+    /// Where the encrypted file goes by default (`$XDG_STATE_HOME/rider/…`).
+    public let directories: XDGDirectories
+    /// The encrypted file's passphrase source.
+    public let passphrase: VaultPassphrase
+    /// The bound on each keyring call.
+    public let keyringTimeout: Duration
+    /// Receives the automatic choice's info line.
+    public let logger: Logger?
+
+    /// - Parameter configuration: supplies the server origin, the choice, the folders, the
+    ///   passphrase source, the keyring timeout and the logger.
+    public init(configuration: RiderKit.Configuration) {
+        origin = configuration.api.origin
+        choice = configuration.vault
+        directories = configuration.directories
+        passphrase = configuration.vaultPassphrase
+        keyringTimeout = configuration.keyringTimeout
+        logger = configuration.logger
+    }
+
+    /// The keyring vault for this server.
+    public func secretService() -> SecretServiceTokenVault {
+        SecretServiceTokenVault(service: origin, timeout: keyringTimeout)
+    }
+
+    /// The encrypted-file vault for this server (the configured path, or the default one).
+    public func encryptedFile() -> EncryptedFileTokenVault {
+        var file = EncryptedFileTokenVault.defaultFile(forOrigin: origin, in: directories)
+        if case .encryptedFile(let configured?) = choice { file = configured }
+        return EncryptedFileTokenVault(file: file, passphrase: passphrase)
+    }
+
+    /// The vault the configuration asks for.
+    public func make() -> any TokenVault {
+        switch choice {
+        case .automatic: AutomaticTokenVault(keyring: secretService(), file: encryptedFile(), logger: logger)
+        case .secretService: secretService()
+        case .encryptedFile: encryptedFile()
+        case .memory: InMemoryTokenVault()
+        }
+    }
+
+    /// How refreshes of this server's session are serialized: across processes through a lock
+    /// file beside the encrypted vault (every `rider` process shares the stored session), within
+    /// the process for the in-memory vault.
+    public func refreshLock() -> any RefreshLock {
+        if case .memory = choice { return InProcessRefreshLock() }
+        return FileRefreshLock(file: FileRefreshLock.defaultFile(forOrigin: origin, in: directories))
+    }
+
+    /// The vault of one backend.
+    public func make(_ backend: VaultBackend) -> any TokenVault {
+        switch backend {
+        case .secretService: secretService()
+        case .encryptedFile: encryptedFile()
+        case .memory: InMemoryTokenVault()
+        }
+    }
+
+    /// Which backend the configuration leads to and why; for ``VaultChoice/automatic`` this
+    /// probes the keyring.
+    public func select() async -> VaultSelection {
+        let setting = "the vault setting is \(choice.setting)"
+        switch choice {
+        case .automatic:
+            return await AutomaticTokenVault(keyring: secretService(), file: encryptedFile(), logger: logger).select()
+        case .secretService:
+            return VaultSelection(backend: .secretService, reason: setting, vault: secretService())
+        case .encryptedFile:
+            return VaultSelection(backend: .encryptedFile, reason: setting, vault: encryptedFile())
+        case .memory:
+            return VaultSelection(backend: .memory, reason: setting, vault: InMemoryTokenVault())
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import RiderReferenceServer
+import Testing
+
+@Suite("rider vault: choosing, inspecting, migrating and resetting the vault")
+struct VaultCommandTests {
+    /// Runs `rider` in `sandbox` with extra environment variables, recording the run.
+    private func rider(_ sandbox: Sandbox, _ arguments: [String], environment extra: [String: String] = [:],
+                       stdin: String? = nil) async throws -> RiderRun {
+        let run = try await RiderProcess.run(arguments, environment: sandbox.environment.merging(extra) { $1 },
+                                             stdin: stdin, scratch: sandbox.root.appendingPathComponent("io"))
+        await sandbox.transcript.record(run)
+        return run
+    }
+
+    private func status(_ run: RiderRun) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
+    }
+
+    @Test("with no session bus, or a dead one, automatic falls back to the encrypted file without waiting for the timeout",
+          arguments: [nil, "unix:path=/nonexistent/riderkit-bus"])
+    func fallsBackWithoutDBus(bus: String?) async throws {
+        let sandbox = try Sandbox(server: URL(string: "http://127.0.0.1:9"))
+        defer { sandbox.remove() }
+        var environment = ["RIDER_KEYRING_TIMEOUT": "30"]
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus
+        let started = ContinuousClock.now
+        let run = try await rider(sandbox, ["vault", "status", "--json"], environment: environment)
+        let elapsed = ContinuousClock.now - started
+
+        #expect(run.status == 0, "\(run)")
+        let status = try status(run)
+        #expect(status["backend"] as? String == "encrypted-file", "\(run)")
+        #expect((status["reason"] as? String)?.contains("falling back to the encrypted file") == true, "\(run)")
+        #expect(status["setting"] as? String == "automatic")
+        // A 30 s keyring timeout was allowed; the fallback must come from failing fast, not from it.
+        #expect(elapsed < .seconds(15), "took \(elapsed)")
+    }
+
+    @Test("--verbose logs the vault choice and its reason at info level")
+    func logsTheChoice() async throws {
+        let sandbox = try Sandbox(server: URL(string: "http://127.0.0.1:9"))
+        defer { sandbox.remove() }
+        let run = try await rider(sandbox, ["vault", "status", "--verbose"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("vault: using encrypted-file"), "\(run)")
+        #expect(run.stdout.contains("Vault:     encrypted-file"), "\(run)")
+    }
+
+    @Test("a wrong passphrase is exit 11 naming the file and leaves it as it was; vault reset is the way out")
+    func wrongPassphraseThenReset() async throws {
+        try await withReferenceServer { server, sandbox in
+            #expect(try await sandbox.loginAsDemo().status == 0)
+            let file = try #require(sandbox.sessionFile())
+            let before = try Data(contentsOf: file)
+
+            let wrong = try await rider(sandbox, ["whoami"], environment: ["RIDER_VAULT_PASSPHRASE": "not it"])
+            #expect(wrong.status == 11, "\(wrong)")
+            #expect(wrong.stderr.contains(file.path) && wrong.stderr.contains("passphrase"), "\(wrong)")
+            #expect(try Data(contentsOf: file) == before)
+            let login = try await rider(sandbox, ["login", "--email", Demo.email, "--password-stdin"],
+                                        environment: ["RIDER_VAULT_PASSPHRASE": "not it"], stdin: Demo.password + "\n")
+            #expect(login.status == 11, "\(login)")
+            #expect(try Data(contentsOf: file) == before)
+
+            let reset = try await rider(sandbox, ["vault", "reset"], environment: ["RIDER_VAULT_PASSPHRASE": "not it"])
+            #expect(reset.status == 0, "\(reset)")
+            #expect(sandbox.sessionFile() == nil)
+            #expect(try await sandbox.rider("whoami").status == 4)
+            await expectNoSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
+    @Test("with no passphrase and no terminal, login says how to give one (exit 11) and writes nothing")
+    func noPassphrase() async throws {
+        try await withReferenceServer { server, sandbox in
+            let login = try await rider(sandbox, ["login", "--email", Demo.email, "--password-stdin"],
+                                        environment: ["RIDER_VAULT_PASSPHRASE": ""], stdin: Demo.password + "\n")
+            #expect(login.status == 11, "\(login)")
+            #expect(login.stderr.contains("RIDER_VAULT_PASSPHRASE"), "\(login)")
+            #expect(sandbox.sessionFile() == nil)
+            // Not signed in is still just that: no passphrase is needed to find there is no file.
+            let whoami = try await rider(sandbox, ["whoami"], environment: ["RIDER_VAULT_PASSPHRASE": ""])
+            #expect(whoami.status == 4, "\(whoami)")
+            await expectNoSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
+    @Test("vault passphrase re-encrypts the file: the old passphrase stops working, the new one works")
+    func changePassphrase() async throws {
+        try await withReferenceServer { server, sandbox in
+            #expect(try await sandbox.loginAsDemo().status == 0)
+            let change = try await rider(sandbox, ["vault", "passphrase", "--new-passphrase-stdin"], stdin: "brand new\n")
+            #expect(change.status == 0, "\(change)")
+            #expect(try await sandbox.rider("whoami").status == 11)
+            let whoami = try await rider(sandbox, ["whoami"], environment: ["RIDER_VAULT_PASSPHRASE": "brand new"])
+            #expect(whoami.status == 0, "\(whoami)")
+            #expect(!change.stdout.contains("brand new") && !change.stderr.contains("brand new"))
+            await expectNoSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
+    @Test("with a keyring on the bus, automatic uses it, and migrate moves the session to the file and back",
+          .enabled(if: ProcessInfo.processInfo.environment["RIDER_TEST_KEYRING"] == "1"
+                       || ProcessInfo.processInfo.environment["CI"] == "true",
+                   "needs a keyring: run through scripts/with-keyring.sh (make test does)"))
+    func keyringAndMigration() async throws {
+        let bus = try #require(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"],
+                               "the keyring tests run inside a D-Bus session")
+        try await withReferenceServer { server, sandbox in
+            let environment = ["DBUS_SESSION_BUS_ADDRESS": bus]
+            let login = try await rider(sandbox, ["login", "--email", Demo.email, "--password-stdin"],
+                                        environment: environment, stdin: Demo.password + "\n")
+            #expect(login.status == 0, "\(login)")
+            #expect(sandbox.sessionFile() == nil, "the session went to the keyring, not to a file")
+
+            let inKeyring = try status(try await rider(sandbox, ["vault", "status", "--json"], environment: environment))
+            #expect(inKeyring["backend"] as? String == "secret-service")
+            #expect(inKeyring["unlocked"] as? Bool == true)
+            #expect(inKeyring["user_id"] as? String == Demo.userID)
+            #expect((inKeyring["item_label"] as? String)?.hasPrefix("RiderKit session for \(Demo.userID) on ") == true)
+
+            let toFile = try await rider(sandbox, ["vault", "migrate", "--to", "encrypted-file"], environment: environment)
+            #expect(toFile.status == 0, "\(toFile)")
+            #expect(sandbox.sessionFile() != nil)
+            let whoami = try await rider(sandbox, ["whoami"], environment: environment.merging(["RIDER_VAULT": "encrypted-file"]) { $1 })
+            #expect(whoami.status == 0, "\(whoami)")
+
+            let back = try await rider(sandbox, ["vault", "migrate", "--to", "secret-service"], environment: environment)
+            #expect(back.status == 0, "\(back)")
+            #expect(sandbox.sessionFile() == nil)
+            #expect(try await rider(sandbox, ["whoami"], environment: environment).status == 0)
+
+            #expect(try await rider(sandbox, ["logout"], environment: environment).status == 0)
+            let after = try status(try await rider(sandbox, ["vault", "status", "--json"], environment: environment))
+            #expect(after["signed_in"] as? Bool == false)
+            await expectNoSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// Whether the Secret Service tests must run: inside `scripts/with-keyring.sh` (which sets
+/// `RIDER_TEST_KEYRING=1`, as `make test` does) or on CI. There a missing keyring fails the
+/// tests instead of skipping them; elsewhere (a bare `swift test`) they are skipped.
+enum Keyring {
+    static var expected: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["RIDER_TEST_KEYRING"] == "1" || environment["CI"] == "true"
+    }
+
+    /// A service origin no other test uses, so tests sharing one keyring never see each other's items.
+    static func uniqueService() -> String {
+        "https://api-\(UUID().uuidString.lowercased().prefix(8)).example.test"
+    }
+}
+
+/// Runs `secret-tool` (libsecret-tools) against the same session bus as the tests.
+enum SecretTool {
+    struct Failed: Error, CustomStringConvertible {
+        let arguments: [String]
+        let status: Int32
+        let stderr: String
+        var description: String { "secret-tool \(arguments.joined(separator: " ")) exited \(status): \(stderr)" }
+    }
+
+    /// - Returns: standard output followed by standard error (where `search` prints the
+    ///   attributes); throws when secret-tool fails (lookup of nothing exits 1).
+    @discardableResult
+    static func run(_ arguments: [String], stdin: String? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/secret-tool")
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe(), input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failed(arguments: arguments, status: process.terminationStatus,
+                         stderr: String(decoding: err, as: UTF8.self))
+        }
+        return String(decoding: out + err, as: UTF8.self)
+    }
+}

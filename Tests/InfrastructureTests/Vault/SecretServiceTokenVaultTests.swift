@@ -1,0 +1,100 @@
+import Foundation
+import RiderDomain
+import RiderInfrastructure
+import Testing
+
+/// Against a real gnome-keyring daemon on a private session bus (`scripts/with-keyring.sh`).
+@Suite("Secret Service token vault (real gnome-keyring)",
+       .enabled(if: Keyring.expected, "needs a keyring: run through scripts/with-keyring.sh (make test does)"))
+struct SecretServiceTokenVaultTests {
+    let session = VaultFixtures.session
+
+    @Test("the keyring is there, unlocked, and a saved session reads back unchanged")
+    func roundTrip() async throws {
+        let vault = SecretServiceTokenVault(service: Keyring.uniqueService())
+        _ = try await vault.checkAvailable()
+        #expect(try await vault.loadSession() == nil)
+        try await vault.saveSession(session)
+        #expect(try await vault.loadSession() == session)
+        #expect(try await SecretServiceTokenVault(service: vault.service).loadSession() == session)
+        try await vault.removeSession()
+        #expect(try await vault.loadSession() == nil)
+    }
+
+    @Test("secret-tool finds the item by the documented attributes, with its label, and nothing secret outside the secret")
+    func secretToolSeesTheItem() async throws {
+        let service = Keyring.uniqueService()
+        let vault = SecretServiceTokenVault(service: service)
+        try await vault.saveSession(session)
+        defer { Task { try? await vault.removeSession() } }
+
+        let listing = try SecretTool.run(["search", "--all", "service", service, "account", "u_000042"])
+        let host = try #require(URL(string: service)?.host)
+        #expect(listing.contains("label = RiderKit session for u_000042 on \(host)"))
+        #expect(listing.contains("schema = org.riderkit.Session"))
+        #expect(listing.contains("attribute.service = \(service)"))
+        #expect(listing.contains("attribute.account = u_000042"))
+        let attributes = listing.split(separator: "\n").filter { $0.hasPrefix("attribute.") || $0.hasPrefix("label") }
+        #expect(!attributes.contains { $0.contains("SECRET") })
+
+        let secret = try SecretTool.run(["lookup", "xdg:schema", "org.riderkit.Session", "service", service])
+        #expect(secret.contains("access-SECRET-a+b/c=") || secret.contains("access-SECRET-a+b\\/c="))
+    }
+
+    @Test("an item stored with secret-tool under the schema's attributes is read by RiderKit")
+    func readsWhatSecretToolStored() async throws {
+        let service = Keyring.uniqueService()
+        let json = """
+            {"version":1,"access_token":"tool-SECRET","refresh_token":null,"expires_at":1800000000,\
+            "user_id":"u_7","role":"member","token_type":"Bearer","issued_at":1799999000}
+            """
+        try SecretTool.run(["store", "--label=made by secret-tool", "xdg:schema", "org.riderkit.Session",
+                            "service", service, "account", "u_7"], stdin: json)
+        let vault = SecretServiceTokenVault(service: service)
+        let loaded = try #require(try await vault.loadSession())
+        #expect(loaded.accessToken == "tool-SECRET")
+        #expect(loaded.userID == "u_7")
+        try await vault.removeSession()
+        #expect(throws: SecretTool.Failed.self) { try SecretTool.run(["lookup", "service", service]) }
+    }
+
+    @Test("servers and scoped accounts coexist; an unscoped vault keeps one current session per server")
+    func coexistence() async throws {
+        let one = SecretServiceTokenVault(service: Keyring.uniqueService())
+        let two = SecretServiceTokenVault(service: Keyring.uniqueService())
+        var other = session
+        other.userID = "u_000099"
+        try await one.saveSession(session)
+        try await two.saveSession(other)
+        #expect(try await one.loadSession() == session)
+        #expect(try await two.loadSession() == other)
+
+        // Logging in as someone else on the same server replaces the previous account's item.
+        try await one.saveSession(other)
+        let listing = try SecretTool.run(["search", "--all", "service", one.service])
+        #expect(listing.contains("attribute.account = u_000099") && !listing.contains("attribute.account = u_000042"))
+
+        let alice = SecretServiceTokenVault(service: one.service, account: "alice")
+        let bob = SecretServiceTokenVault(service: one.service, account: "bob")
+        try await alice.saveSession(session)
+        try await bob.saveSession(other)
+        #expect(try await alice.loadSession() == session)
+        #expect(try await bob.loadSession() == other)
+        for vault in [one, two, alice, bob] { try await vault.removeSession() }
+    }
+
+    @Test("a foreign secret under our attributes is a typed error that shows no secret")
+    func foreignSecret() async throws {
+        let service = Keyring.uniqueService()
+        try SecretTool.run(["store", "--label=foreign", "xdg:schema", "org.riderkit.Session", "service", service,
+                            "account", "x"], stdin: "not-json-SECRET")
+        let vault = SecretServiceTokenVault(service: service)
+        await #expect {
+            try await vault.load()
+        } throws: { error in
+            guard let error = error as? VaultError, case .unreadableSecret = error else { return false }
+            return !error.message.contains("SECRET")
+        }
+        try await vault.removeSession()
+    }
+}
