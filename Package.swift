@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Default traits pull swift-configuration in; the reference server does not need it.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // SQLite with FTS5, WAL pools and migrations for the user cache (issue #5).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: Domain — models, errors, ports. Foundation only.
@@ -36,6 +38,7 @@ let package = Package(
             dependencies: [
                 "RiderDomain",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Infrastructure",
             swiftSettings: strict

@@ -32,7 +32,7 @@ struct RiderCommand: ParsableCommand {
               8   the server sent a response rider cannot use
               9   input rejected (by rider or by the server)
               10  configuration error (no or invalid server, bad config file)
-              11  local storage error (the session file)
+              11  local storage error (the session file or the user cache)
             """,
         subcommands: [
             LoginCommand.self,
@@ -42,6 +42,7 @@ struct RiderCommand: ParsableCommand {
             RegisterCommand.self,
             ProfileCommand.self,
             UsersCommand.self,
+            CacheCommand.self,
         ]
     )
 }

@@ -19,6 +19,10 @@ enum ConfigurationFile {
         var scope: String?
         var timeout: String?
         var vault: String?
+        var cache: String?
+        var cacheTimeToLive: String?
+        var cacheMaximumUsers: String?
+        var cacheKeepOnLogout: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case baseURL = "base_url"
@@ -31,6 +35,10 @@ enum ConfigurationFile {
             case scope
             case timeout
             case vault
+            case cache
+            case cacheTimeToLive = "cache_ttl"
+            case cacheMaximumUsers = "cache_max_users"
+            case cacheKeepOnLogout = "cache_keep_on_logout"
         }
 
         init() {}
@@ -47,6 +55,10 @@ enum ConfigurationFile {
             scope = value("RIDER_SCOPE")
             timeout = value("RIDER_TIMEOUT")
             vault = value("RIDER_VAULT")
+            cache = value("RIDER_CACHE")
+            cacheTimeToLive = value("RIDER_CACHE_TTL")
+            cacheMaximumUsers = value("RIDER_CACHE_MAX_USERS")
+            cacheKeepOnLogout = value("RIDER_CACHE_KEEP_ON_LOGOUT")
         }
 
         init(from decoder: any Decoder) throws {
@@ -55,6 +67,7 @@ enum ConfigurationFile {
                 if let number = try? container.decodeIfPresent(Double.self, forKey: key) {
                     return String(number)
                 }
+                if let flag = try? container.decodeIfPresent(Bool.self, forKey: key) { return String(flag) }
                 return try container.decodeIfPresent(String.self, forKey: key)
             }
             baseURL = try string(.baseURL)
@@ -67,6 +80,10 @@ enum ConfigurationFile {
             scope = try string(.scope)
             timeout = try string(.timeout)
             vault = try string(.vault)
+            cache = try string(.cache)
+            cacheTimeToLive = try string(.cacheTimeToLive)
+            cacheMaximumUsers = try string(.cacheMaximumUsers)
+            cacheKeepOnLogout = try string(.cacheKeepOnLogout)
         }
 
         /// Takes every value `other` sets.
@@ -81,6 +98,10 @@ enum ConfigurationFile {
             scope = other.scope ?? scope
             timeout = other.timeout ?? timeout
             vault = other.vault ?? vault
+            cache = other.cache ?? cache
+            cacheTimeToLive = other.cacheTimeToLive ?? cacheTimeToLive
+            cacheMaximumUsers = other.cacheMaximumUsers ?? cacheMaximumUsers
+            cacheKeepOnLogout = other.cacheKeepOnLogout ?? cacheKeepOnLogout
         }
     }
 

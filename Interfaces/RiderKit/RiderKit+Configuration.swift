@@ -13,13 +13,21 @@ extension RiderKit {
         public var directories: XDGDirectories
         /// Request logging (method, path, status, time; never secrets). `nil` logs nothing.
         public var logger: Logger?
+        /// Where and how users are cached.
+        public var cache: CacheConfiguration
+        /// Warnings a person should see (for example a damaged cache file moved aside). `nil`
+        /// logs nothing.
+        public var warnings: Logger?
 
         public init(api: APIConfiguration, vault: VaultChoice = .temporaryFile(nil),
-                    directories: XDGDirectories = XDGDirectories(), logger: Logger? = nil) {
+                    directories: XDGDirectories = XDGDirectories(), logger: Logger? = nil,
+                    cache: CacheConfiguration = CacheConfiguration(), warnings: Logger? = nil) {
             self.api = api
             self.vault = vault
             self.directories = directories
             self.logger = logger
+            self.cache = cache
+            self.warnings = warnings
         }
 
         /// Reads the configuration from the config file and the environment; the environment wins.
@@ -28,7 +36,8 @@ extension RiderKit {
         /// Environment variables: `RIDER_BASE_URL`, `RIDER_TOKEN_PATH`, `RIDER_ME_PATH`,
         /// `RIDER_REVOKE_PATH`, `RIDER_CLIENT_ID`, `RIDER_CLIENT_SECRET`, `RIDER_CLIENT_AUTH`
         /// (`basic` or `body`), `RIDER_SCOPE`, `RIDER_TIMEOUT` (seconds), `RIDER_VAULT`
-        /// (`file`, `file:/path`, `memory`).
+        /// (`file`, `file:/path`, `memory`), `RIDER_CACHE` (`sqlite`, `sqlite:/path`, `memory`),
+        /// `RIDER_CACHE_TTL` (seconds), `RIDER_CACHE_MAX_USERS`, `RIDER_CACHE_KEEP_ON_LOGOUT`.
         ///
         /// - Parameter baseURL: overrides both (the CLI's `--server`).
         /// - Throws: ``RiderError/invalidConfiguration(_:)`` naming the setting or file at fault.
@@ -80,7 +89,7 @@ extension RiderKit {
                 clientAuthentication: clientAuthentication,
                 scope: settings.scope,
                 requestTimeout: timeout)
-            return Configuration(api: api, vault: vault, directories: directories)
+            return Configuration(api: api, vault: vault, directories: directories, cache: try CacheConfiguration(settings))
         }
     }
 }

@@ -29,28 +29,43 @@ public struct RiderKit: Sendable {
     public let searchUsers: SearchUsers
     public let getRider: GetRider
     public let updateRider: UpdateRider
+    public let cacheStatistics: GetCacheStatistics
+    public let clearCache: ClearCache
+    /// Refreshes started by ``CachePolicy/staleWhileRevalidate``; a program that is about to exit
+    /// awaits ``BackgroundRefreshes/waitForAll()`` so they finish.
+    public let backgroundRefreshes: BackgroundRefreshes
 
     /// Wires the use cases to the given adapters.
+    /// - Parameters:
+    ///   - cacheSettings: time to live and stale window of cached users.
+    ///   - clearsCacheOnLogout: whether `logout` empties the cache.
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
-                cache: any UserCache, clock: any Clock) {
+                cache: any UserCache, clock: any Clock, cacheSettings: CacheSettings = CacheSettings(),
+                clearsCacheOnLogout: Bool = true) {
         let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: clock)
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)
+        let refreshes = BackgroundRefreshes()
         self.api = api
         self.sessions = sessions
         self.vaultLocation = vault.location
         login = Login(api: client, sessions: sessions, clock: clock)
-        logout = Logout(api: client, sessions: sessions, cache: cache)
+        logout = Logout(api: client, sessions: sessions, cache: cache, clearsCache: clearsCacheOnLogout)
         register = Register(api: client)
         refreshSession = RefreshSession(sessions: sessions)
         restoreSession = RestoreSession(sessions: sessions)
-        currentUser = CurrentUser(api: client, cache: cache, clock: clock)
-        getUser = GetUser(api: client, cache: cache, clock: clock)
-        searchUsers = SearchUsers(api: client, cache: cache, clock: clock)
+        currentUser = CurrentUser(api: client, sessions: sessions, cache: cache, clock: clock, settings: cacheSettings,
+                                  refreshes: refreshes)
+        getUser = GetUser(api: client, cache: cache, clock: clock, settings: cacheSettings, refreshes: refreshes)
+        searchUsers = SearchUsers(api: client, cache: cache, clock: clock, refreshes: refreshes)
         getRider = GetRider(api: client)
         updateRider = UpdateRider(api: client)
+        cacheStatistics = GetCacheStatistics(cache: cache)
+        clearCache = ClearCache(cache: cache)
+        backgroundRefreshes = refreshes
     }
 
-    /// The production wiring: URLSession over the network, the configured vault, the system clock.
+    /// The production wiring: URLSession over the network, the configured vault, the SQLite user
+    /// cache (unless configured in memory), the system clock.
     /// - Throws: ``RiderError/invalidConfiguration(_:)``.
     public static func live(configuration: Configuration) throws -> RiderKit {
         var transport: any HTTPTransport = URLSessionTransport(
@@ -66,10 +81,11 @@ public struct RiderKit: Sendable {
             vault = TemporaryFileTokenVault(file: file ?? TemporaryFileTokenVault.defaultFile(
                 forOrigin: configuration.api.origin, in: configuration.directories))
         }
-        // The persistent SQLite cache arrives with issue #5; until then users are remembered
-        // for the life of the process.
-        return RiderKit(api: configuration.api, transport: transport, vault: vault,
-                        cache: InMemoryUserCache(), clock: SystemClock())
+        let cache = configuration.cache.makeCache(forOrigin: configuration.api.origin, in: configuration.directories,
+                                                  logger: configuration.warnings)
+        return RiderKit(api: configuration.api, transport: transport, vault: vault, cache: cache, clock: SystemClock(),
+                        cacheSettings: configuration.cache.settings,
+                        clearsCacheOnLogout: configuration.cache.clearsOnLogout)
     }
 
     /// Everything in memory: nothing touches the disk. Pass a transport (a stub, a recorder) to

@@ -16,6 +16,10 @@ struct CommandContext: Sendable {
             logger.logLevel = .debug
             configuration.logger = logger
         }
+        // Warnings (a damaged cache file moved aside) always reach stderr, with or without --verbose.
+        var warnings = Logger(label: "rider.warnings") { _ in StandardErrorLogHandler(prefix: "rider: warning: ") }
+        warnings.logLevel = .warning
+        configuration.warnings = warnings
         rider = try RiderKit.live(configuration: configuration)
         self.options = options
     }
