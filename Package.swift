@@ -102,7 +102,11 @@ let package = Package(
         ),
         .testTarget(
             name: "InfrastructureTests",
-            dependencies: ["RiderInfrastructure", "RiderReferenceServer", "TestSupport"],
+            dependencies: [
+                "RiderInfrastructure", "RiderReferenceServer", "TestSupport",
+                // To write cache files of older and newer schemas.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/InfrastructureTests",
             swiftSettings: strict
         ),

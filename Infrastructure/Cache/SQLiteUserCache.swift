@@ -1,5 +1,10 @@
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 import RiderDomain
 
@@ -82,6 +87,12 @@ public actor SQLiteUserCache: UserCache {
         }
     }
 
+    /// Closes the file (checkpointing the write-ahead log); the next call opens it again.
+    public func close() {
+        if let pool { Self.close(pool) }
+        pool = nil
+    }
+
     // MARK: Opening and recovery
 
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -140,18 +151,41 @@ public actor SQLiteUserCache: UserCache {
                 return try migrator.hasBeenSuperseded(db)
             }
             if superseded {
-                try? pool.close()
+                Self.close(pool)
                 throw CacheFileError.newerSchema
             }
-            try migrator.migrate(pool)
+            try Self.migrate(pool, with: migrator)
             return pool
         } catch {
             throw CacheFileError.wrap(error)
         }
     }
 
+    /// Applies the migrations. Two processes opening a new file at once may both try to apply
+    /// the same migration; the loser fails ("table already exists") and simply tries again,
+    /// seeing what the winner applied, until none is left.
+    private static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
+        var attempts = 0
+        while true {
+            do {
+                try migrator.migrate(pool)
+                return
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && attempts < 5 {
+                attempts += 1
+                if try pool.read(migrator.hasCompletedMigrations) { return }
+            }
+        }
+    }
+
+    /// Checkpoints the write-ahead log into the main file, then closes. (GRDB closes its
+    /// read-only connections last, and those cannot fold the log back themselves.)
+    private static func close(_ pool: DatabasePool) {
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        try? pool.close()
+    }
+
     private func replaceDamagedFile(because error: CacheFileError) throws {
-        if let pool { try? pool.close() }
+        if let pool { Self.close(pool) }
         pool = nil
         let file = configuration.file
         let aside = try CacheFileRecovery.moveAside(file, at: Date())
@@ -178,10 +212,12 @@ public actor SQLiteUserCache: UserCache {
             throw CacheFileError.fileSystem("cannot create the cache folder \(folder.path); check its permissions, "
                 + "or set RIDER_CACHE=memory")
         }
-        if !manager.fileExists(atPath: file.path) {
-            guard manager.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw CacheFileError.fileSystem("cannot create the user cache \(file.path); is the folder writable?")
-            }
+        // O_EXCL: never truncate a file another process has just created and started to fill.
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            closeDescriptor(descriptor)
+        } else if errno != EEXIST {
+            throw CacheFileError.fileSystem("cannot create the user cache \(file.path); is the folder writable?")
         }
     }
 
@@ -197,4 +233,9 @@ public actor SQLiteUserCache: UserCache {
         if let cacheError = CacheFileError.wrap(error) as? CacheFileError { return cacheError.riderError(file: file) }
         return RiderError.storage("the user cache \(file.path) failed")
     }
+}
+
+/// At file scope, where `close` is the C function rather than ``SQLiteUserCache/close()``.
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
 }
