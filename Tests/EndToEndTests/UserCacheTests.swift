@@ -19,7 +19,7 @@ struct UserCacheTests {
             let offline = try await sandbox.rider("users", "search", "jo", "--limit", "10")
             #expect(offline.status == 0, "\(offline)")
             #expect(offline.lines.first?.hasPrefix("total ") == true, "\(offline)")
-            #expect(offline.lines.dropFirst().first?.hasPrefix("OFFLINE: the server could not be reached") == true,
+            #expect(offline.lines.dropFirst().first?.hasPrefix("OFFLINE: The server cannot be reached") == true,
                     "\(offline)")
             #expect(offline.stdout.contains("local cache"), "\(offline)")
             let offlineRows = offline.lines.filter { $0.hasPrefix("u_") }

@@ -41,14 +41,13 @@ struct UserPageOutput: Encodable, Sendable {
 
     /// Says plainly when the page did not come from the server.
     private var notice: String? {
-        let oldest = cache.ageSeconds.map { "; oldest entry stored \(HumanFormat.duration(TimeInterval($0))) ago" } ?? ""
+        let oldest = cache.ageSeconds.map { " (oldest entry stored \(HumanFormat.duration(TimeInterval($0))) ago)" } ?? ""
         switch cache.source {
         case "offline":
-            let reason = cache.offlineReason.map { " (\($0))" } ?? ""
-            return "OFFLINE: the server could not be reached\(reason). These results come from the local cache "
-                + "and may be stale or incomplete\(oldest)."
+            let reason = cache.offlineReason ?? "The server could not be reached."
+            return "OFFLINE: \(reason) Showing results from the local cache; they may be stale or incomplete\(oldest)."
         case "cache":
-            return "from the local cache, not the server: results may be stale or incomplete\(oldest)."
+            return "From the local cache, not the server; results may be stale or incomplete\(oldest)."
         default:
             return nil
         }
