@@ -2,6 +2,19 @@ import Foundation
 import RiderDomain
 
 extension SQLiteUserCache {
+    /// How thoroughly a file is checked when it is opened. Damage a check misses is still found
+    /// by the first query that reads a damaged page (`SQLITE_CORRUPT`), and recovered from then.
+    public enum IntegrityCheck: Hashable, Sendable {
+        /// Only what opening and reading the schema find (not a database, newer schema).
+        case none
+        /// Also compares the page count in the file's header with the file's size, which catches
+        /// a truncated file for the cost of reading 100 bytes.
+        case header
+        /// Also runs SQLite's `PRAGMA quick_check`, which reads every page (tens of
+        /// milliseconds for 100,000 users).
+        case full
+    }
+
     /// Where the cache file lives and how big it may grow.
     public struct Configuration: Hashable, Sendable {
         /// The default bound on cached users.
@@ -13,16 +26,15 @@ extension SQLiteUserCache {
         public var maximumEntries: Int
         /// How long to wait for another process that holds the write lock before failing.
         public var busyTimeout: TimeInterval
-        /// Whether to run SQLite's `quick_check` when the file is opened, so a damaged file is
-        /// found and replaced at once rather than at the first query that trips over it.
-        public var checksIntegrityOnOpen: Bool
+        /// How the file is checked when opened; ``IntegrityCheck/header`` unless told.
+        public var integrityCheck: IntegrityCheck
 
         public init(file: URL, maximumEntries: Int = defaultMaximumEntries, busyTimeout: TimeInterval = 10,
-                    checksIntegrityOnOpen: Bool = true) {
+                    integrityCheck: IntegrityCheck = .header) {
             self.file = file
             self.maximumEntries = max(1, maximumEntries)
             self.busyTimeout = busyTimeout
-            self.checksIntegrityOnOpen = checksIntegrityOnOpen
+            self.integrityCheck = integrityCheck
         }
     }
 

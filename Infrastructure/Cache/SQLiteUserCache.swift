@@ -137,26 +137,37 @@ public actor SQLiteUserCache: UserCache {
     }
 
     private func openAndMigrate() throws -> DatabasePool {
+        if configuration.integrityCheck != .none, !CacheFileHeader.isPlausible(configuration.file) {
+            throw CacheFileError.failedIntegrityCheck
+        }
         var settings = GRDB.Configuration()
         settings.busyMode = .timeout(configuration.busyTimeout)
         settings.label = "rider.user-cache"
+        // WAL with synchronous=NORMAL cannot corrupt the file; a power cut may only lose the last
+        // commits, which for a cache of server data costs nothing. It spares an fsync per commit,
+        // and every hit commits (LRU order, hit count).
+        settings.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let pool: DatabasePool
         do {
-            let pool = try DatabasePool(path: configuration.file.path, configuration: settings)
+            pool = try DatabasePool(path: configuration.file.path, configuration: settings)
+        } catch {
+            throw CacheFileError.wrap(error)
+        }
+        do {
             let migrator = UserCacheSchema.migrator
-            let checksIntegrity = configuration.checksIntegrityOnOpen
+            let checksIntegrity = configuration.integrityCheck == .full
             let superseded = try pool.read { db in
                 if checksIntegrity, try String.fetchOne(db, sql: "PRAGMA quick_check") != "ok" {
                     throw CacheFileError.failedIntegrityCheck
                 }
                 return try migrator.hasBeenSuperseded(db)
             }
-            if superseded {
-                Self.close(pool)
-                throw CacheFileError.newerSchema
-            }
+            if superseded { throw CacheFileError.newerSchema }
             try Self.migrate(pool, with: migrator)
             return pool
         } catch {
+            // Closed before the caller may move the file aside.
+            Self.close(pool)
             throw CacheFileError.wrap(error)
         }
     }

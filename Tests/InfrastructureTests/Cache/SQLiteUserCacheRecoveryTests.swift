@@ -69,6 +69,36 @@ struct SQLiteUserCacheRecoveryTests {
         try await expectRecovery(folder)
     }
 
+    @Test("damage inside the file, past a sound header, is found by the first query that reads it and recovered from")
+    func damagedPages() async throws {
+        let folder = try await filledFolder()
+        defer { folder.remove() }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.file.path)[.size] as? NSNumber)
+        let handle = try FileHandle(forWritingTo: folder.file)
+        try handle.seek(toOffset: 8_192)
+        try handle.write(contentsOf: Data(repeating: 0xEE, count: size.intValue / 2))
+        try handle.close()
+
+        try await expectRecovery(folder)
+    }
+
+    @Test("the full check (quick_check) finds damaged pages as soon as the file is opened")
+    func fullCheck() async throws {
+        let folder = try await filledFolder()
+        defer { folder.remove() }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.file.path)[.size] as? NSNumber)
+        let handle = try FileHandle(forWritingTo: folder.file)
+        try handle.seek(toOffset: UInt64(size.intValue / 2))
+        try handle.write(contentsOf: Data(repeating: 0xEE, count: 4_096))
+        try handle.close()
+        let cache = SQLiteUserCache(configuration: .init(file: folder.file, integrityCheck: .full))
+
+        _ = try await cache.statistics()
+
+        #expect(await cache.recoveredFiles.count == 1)
+        #expect(try await cache.statistics().entries == 0)
+    }
+
     @Test("a file written by a newer schema is moved aside rather than misread")
     func newerSchema() async throws {
         let folder = try CacheFolder()
