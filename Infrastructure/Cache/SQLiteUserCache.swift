@@ -143,10 +143,6 @@ public actor SQLiteUserCache: UserCache {
         var settings = GRDB.Configuration()
         settings.busyMode = .timeout(configuration.busyTimeout)
         settings.label = "rider.user-cache"
-        // WAL with synchronous=NORMAL cannot corrupt the file; a power cut may only lose the last
-        // commits, which for a cache of server data costs nothing. It spares an fsync per commit,
-        // and every hit commits (LRU order, hit count).
-        settings.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: configuration.file.path, configuration: settings)

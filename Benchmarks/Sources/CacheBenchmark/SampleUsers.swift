@@ -29,6 +29,15 @@ enum SampleUsers {
         }
     }
 
+    /// Narrower searches: three letters of a first name and of a last name ("jos gar").
+    static func twoWordQueries(_ count: Int) -> [String] {
+        (0..<count).map { index in
+            let first = firstNames[(index * 7) % firstNames.count].lowercased().prefix(3)
+            let last = lastNames[(index * 11) % lastNames.count].lowercased().prefix(3)
+            return "\(first) \(last)"
+        }
+    }
+
     /// Prefixes people type: two or three letters of a first or last name.
     static func queries(_ count: Int) -> [String] {
         let words = (firstNames + lastNames).map { $0.lowercased() }
