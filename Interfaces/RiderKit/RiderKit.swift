@@ -29,7 +29,9 @@ public struct RiderKit: Sendable {
     public let searchUsers: SearchUsers
     public let getRider: GetRider
     public let updateRider: UpdateRider
+    /// What the user cache holds (`rider cache stats`).
     public let cacheStatistics: GetCacheStatistics
+    /// Empties the user cache (`rider cache clear`); the session is kept.
     public let clearCache: ClearCache
     /// Refreshes started by ``CachePolicy/staleWhileRevalidate``; a program that is about to exit
     /// awaits ``BackgroundRefreshes/waitForAll()`` so they finish.
