@@ -33,9 +33,10 @@ struct CachedRead<Value: Sendable>: Sendable {
             let cached = try await lookup()
             return try await downloadElseFallBack(to: cached)
         case .staleWhileRevalidate:
-            guard let cached = try await lookup(), settings.isWithinStaleWindow(cached, at: clock.now) else {
-                // Nothing usable to answer with at once: this is a plain read.
-                return try await downloadElseFallBack(to: nil)
+            let cached = try await lookup()
+            guard let cached, settings.isWithinStaleWindow(cached, at: clock.now) else {
+                // Missing, or too old to answer with before asking (RFC 5861): read network-first.
+                return try await downloadElseFallBack(to: cached)
             }
             let answer = served(cached)
             if answer.isStale {
