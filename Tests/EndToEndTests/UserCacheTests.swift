@@ -36,6 +36,16 @@ struct UserCacheTests {
             #expect(stats.status == 0, "\(stats)")
             #expect(stats.lines.contains { $0.hasPrefix("entries") && $0.contains("10 of at most 50000") }, "\(stats)")
             await expectNoSecretsLeaked(from: server, in: sandbox)
+
+            // The cache file (and its write-ahead log) holds users only: no token, no password.
+            let file = try #require(cacheFile(in: sandbox))
+            var bytes = try Data(contentsOf: file)
+            bytes.append((try? Data(contentsOf: URL(fileURLWithPath: file.path + "-wal"))) ?? Data())
+            let text = String(decoding: bytes, as: UTF8.self)
+            let tokens = await server.store.issuedTokens()
+            #expect(!tokens.isEmpty)
+            #expect(tokens.filter { text.contains($0) }.isEmpty, "an issued token is in the cache file")
+            #expect(!text.contains(Demo.password), "the password is in the cache file")
         }
     }
 
