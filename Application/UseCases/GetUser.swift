@@ -49,7 +49,14 @@ public struct GetUser: Sendable {
     /// `GET /users/{id}`, conditional on the cached entity tag; stores what comes back.
     private static func download(_ id: UserID, revalidating cached: Cached<User>?, api: APIClient,
                                  cache: any UserCache, clock: any Clock) async throws -> Cached<User> {
-        let response = try await api.send(API.user(id, ifNoneMatch: cached?.entityTag))
+        let response: ConditionalResponse<User>
+        do {
+            response = try await api.send(API.user(id, ifNoneMatch: cached?.entityTag))
+        } catch RiderError.notFound(let detail) {
+            // Gone on the server: offline searches must not keep showing it.
+            if cached != nil { try await cache.remove(id: id) }
+            throw RiderError.notFound(detail: detail)
+        }
         let now = clock.now
         switch response {
         case .notModified:

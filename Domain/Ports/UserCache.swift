@@ -23,6 +23,10 @@ public protocol UserCache: Sendable {
     /// - Throws: ``RiderError/storage(_:)``.
     func markRevalidated(id: UserID, at date: Date) async throws
 
+    /// Forgets one user (the server said it no longer exists).
+    /// - Throws: ``RiderError/storage(_:)``.
+    func remove(id: UserID) async throws
+
     /// Searches cached users by name or email (case- and diacritic-insensitive prefixes).
     /// - Returns: a page with ``DataSource/cache`` as its source.
     /// - Throws: ``RiderError/storage(_:)``.

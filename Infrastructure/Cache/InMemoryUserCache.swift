@@ -52,6 +52,8 @@ public actor InMemoryUserCache: UserCache {
         entries[id]?.lastUsed = nextUse()
     }
 
+    public func remove(id: UserID) async throws { entries[id] = nil }
+
     public func search(_ query: String, page: PageRequest) async throws -> UserPage {
         let terms = UserSearchText.words(in: query)
         let matches = entries.values.map(\.cached)

@@ -58,6 +58,10 @@ public actor SQLiteUserCache: UserCache {
         try await write { db in try UserCacheQueries.markRevalidated(id: id.rawValue, at: date, in: db) }
     }
 
+    public func remove(id: UserID) async throws {
+        try await write { db in try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [id.rawValue]) }
+    }
+
     public func search(_ query: String, page: PageRequest) async throws -> UserPage {
         try await withDatabase { pool in
             try await pool.read { db in try UserCacheQueries.search(query, page: page, in: db) }

@@ -158,6 +158,15 @@ struct GetUserCachePolicyTests {
         await #expect(throws: RiderError.notFound(detail: "gone")) { try await getUser(Self.id, policy: .networkFirst) }
     }
 
+    @Test("a user the server no longer has (404) is removed from the cache")
+    func goneIsForgotten() async throws {
+        try await cacheGrace(age: 301)
+        stubServer(.problem(status: 404, detail: "gone"))
+
+        await #expect(throws: RiderError.notFound(detail: "gone")) { try await getUser(Self.id) }
+        #expect(try await harness.cache.user(id: Self.id) == nil)
+    }
+
     @Test("network-first with the server down and nothing cached fails with the network error")
     func networkFirstNothingCached() async throws {
         stubServer(.failure(Self.unreachable))

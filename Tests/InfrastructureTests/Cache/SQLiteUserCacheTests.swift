@@ -69,6 +69,20 @@ struct SQLiteUserCacheTests {
         #expect(cached.value == user && cached.entityTag?.rawValue == "\"t\"")
     }
 
+    @Test("a removed user is gone from lookups and from search")
+    func remove() async throws {
+        let folder = try CacheFolder()
+        defer { folder.remove() }
+        let cache = folder.cache()
+        try await cache.store(CacheSamples.riders, at: CacheSamples.epoch)
+
+        try await cache.remove(id: CacheSamples.riders[0].id)
+
+        #expect(try await cache.user(id: CacheSamples.riders[0].id) == nil)
+        #expect(try await cache.search("jose", page: PageRequest()).total == 0)
+        #expect(try await cache.statistics().entries == CacheSamples.riders.count - 1)
+    }
+
     @Test("statistics count entries, hits and misses across instances, the oldest entry and bytes on disk")
     func statistics() async throws {
         let folder = try CacheFolder()
