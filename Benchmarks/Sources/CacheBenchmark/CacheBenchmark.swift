@@ -17,7 +17,7 @@ struct CacheBenchmark {
         let narrowQueries = SampleUsers.twoWordQueries(options.searches)
         let ids = (0..<options.lookups).map { users[($0 * 7_919) % users.count].id }
         let now = Date()
-        var rows: [Row] = []
+        var rows: [ResultRow] = []
 
         // RiderKit: SQLiteUserCache through GRDB.
         let cacheFile = folder.appendingPathComponent("riderkit/users.sqlite")
@@ -32,7 +32,7 @@ struct CacheBenchmark {
         await schemaOnly.close()
         let raw = try RawSQLite(path: rawFile.path)
         let rawUpsert = try Measurement.time { try raw.upsert(users, at: now) }
-        rows.append(Row(name: "upsert \(options.users) users, one transaction (total)",
+        rows.append(ResultRow(name: "upsert \(options.users) users, one transaction (total)",
                         kit: kitUpsert, floor: rawUpsert, unit: "ms"))
 
         // FTS prefix search, 20 per page: count + page.
@@ -46,16 +46,16 @@ struct CacheBenchmark {
             kitSearch.samples.append(try await Measurement.time { _ = try await cache.search(query, page: PageRequest(limit: 20)) })
             rawSearch.samples.append(try Measurement.time { _ = try raw.search(query, limit: 20) })
         }
-        rows.append(Row(name: "FTS prefix search p50", kit: kitSearch.p50, floor: rawSearch.p50, unit: "ms"))
-        rows.append(Row(name: "FTS prefix search p99", kit: kitSearch.p99, floor: rawSearch.p99, unit: "ms"))
+        rows.append(ResultRow(name: "FTS prefix search p50", kit: kitSearch.p50, floor: rawSearch.p50, unit: "ms"))
+        rows.append(ResultRow(name: "FTS prefix search p99", kit: kitSearch.p99, floor: rawSearch.p99, unit: "ms"))
         var kitNarrow = Measurement(samples: [])
         var rawNarrow = Measurement(samples: [])
         for query in narrowQueries {
             kitNarrow.samples.append(try await Measurement.time { _ = try await cache.search(query, page: PageRequest(limit: 20)) })
             rawNarrow.samples.append(try Measurement.time { _ = try raw.search(query, limit: 20) })
         }
-        rows.append(Row(name: "FTS two-word prefix search (\"jos gar\") p50", kit: kitNarrow.p50, floor: rawNarrow.p50, unit: "ms"))
-        rows.append(Row(name: "FTS two-word prefix search (\"jos gar\") p99", kit: kitNarrow.p99, floor: rawNarrow.p99, unit: "ms"))
+        rows.append(ResultRow(name: "FTS two-word prefix search (\"jos gar\") p50", kit: kitNarrow.p50, floor: rawNarrow.p50, unit: "ms"))
+        rows.append(ResultRow(name: "FTS two-word prefix search (\"jos gar\") p99", kit: kitNarrow.p99, floor: rawNarrow.p99, unit: "ms"))
 
         // Lookups by id: the cache's hit (read + LRU bump + hit count in one write transaction),
         // the GetUser use case answering a fresh entry from it, and the floors.
@@ -72,8 +72,8 @@ struct CacheBenchmark {
             rawLookup.samples.append(try Measurement.time { try raw.lookupLikeTheCache(id: id.rawValue) })
             rawSelect.samples.append(try Measurement.time { try raw.select(id: id.rawValue) })
         }
-        rows.append(Row(name: "cache hit by id p50 (read + LRU bump + hit count)", kit: kitLookup.p50, floor: rawLookup.p50, unit: "ms"))
-        rows.append(Row(name: "GetUser (cache-first, fresh) p50 vs plain SELECT", kit: useCase.p50, floor: rawSelect.p50, unit: "ms"))
+        rows.append(ResultRow(name: "cache hit by id p50 (read + LRU bump + hit count)", kit: kitLookup.p50, floor: rawLookup.p50, unit: "ms"))
+        rows.append(ResultRow(name: "GetUser (cache-first, fresh) p50 vs plain SELECT", kit: useCase.p50, floor: rawSelect.p50, unit: "ms"))
 
         // Opening an existing file: what every `rider` command that touches the cache pays once.
         await cache.close()
@@ -93,10 +93,10 @@ struct CacheBenchmark {
                 await reopened.close()
             })
         }
-        rows.append(Row(name: "open + first hit p50 — RiderKit column: full quick_check; floor column: default header check", kit: checkedOpen.p50,
+        rows.append(ResultRow(name: "open + first hit p50 — RiderKit column: full quick_check; floor column: default header check", kit: checkedOpen.p50,
                         floor: plainOpen.p50, unit: "ms"))
 
-        print(Row.table(rows, options: options))
+        print(ResultRow.table(rows, options: options))
         var matches = 0
         for query in queries { matches += try await cache.search(query, page: PageRequest(limit: 1)).total }
         var narrowMatches = 0
@@ -105,53 +105,4 @@ struct CacheBenchmark {
             + "\(matches / max(1, queries.count)) for one-word prefixes, "
             + "\(narrowMatches / max(1, narrowQueries.count)) for two-word prefixes.")
     }
-}
-
-struct Options {
-    var users = 100_000
-    var searches = 500
-    var lookups = 500
-
-    init(_ arguments: ArraySlice<String>) {
-        var iterator = arguments.makeIterator()
-        while let argument = iterator.next() {
-            let value = iterator.next().flatMap(Int.init) ?? 0
-            switch argument {
-            case "--users": users = max(1, value)
-            case "--searches": searches = max(1, value)
-            case "--lookups": lookups = max(1, value)
-            default: break
-            }
-        }
-    }
-}
-
-struct Row {
-    let name: String
-    let kit: Double
-    let floor: Double
-    let unit: String
-
-    static func table(_ rows: [Row], options: Options) -> String {
-        var lines = [
-            "| scenario (\(options.users) users, \(options.searches) searches, \(options.lookups) lookups) | RiderKit | raw sqlite3 | ratio |",
-            "|---|---:|---:|---:|",
-        ]
-        for row in rows {
-            let ratio = row.floor > 0 ? String(format: "%.2f×", row.kit / row.floor) : "-"
-            lines.append("| \(row.name) | \(String(format: "%.3f", row.kit)) \(row.unit) | \(String(format: "%.3f", row.floor)) \(row.unit) | \(ratio) |")
-        }
-        return lines.joined(separator: "\n")
-    }
-}
-
-/// The cache-first hits never reach the network; anything that does is a benchmark bug.
-struct RefusingTransport: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        throw RiderError.serverUnreachable(reason: "the benchmark has no server")
-    }
-}
-
-struct FixedClock: Clock {
-    let now: Date
 }
