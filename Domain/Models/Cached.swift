@@ -6,6 +6,7 @@ import Foundation
 /// Member lookup reaches through to the value, so `cachedUser.displayName` works.
 @dynamicMemberLookup
 public struct Cached<Value: Sendable>: Sendable {
+    /// The value itself.
     public var value: Value
     /// When the value was downloaded or last confirmed by the server.
     public var storedAt: Date
@@ -29,6 +30,7 @@ public struct Cached<Value: Sendable>: Sendable {
     /// How old the value is at `date` (never negative).
     public func age(at date: Date) -> TimeInterval { max(0, date.timeIntervalSince(storedAt)) }
 
+    /// Reads a member of ``value``.
     public subscript<Member>(dynamicMember keyPath: KeyPath<Value, Member>) -> Member { value[keyPath: keyPath] }
 
     /// A copy that says it came from `source`, stale or not.

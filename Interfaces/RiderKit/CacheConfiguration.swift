@@ -27,6 +27,7 @@ public struct CacheConfiguration: Hashable, Sendable {
         }
     }
 
+    /// Where cached users live; a SQLite file unless told.
     public var storage: Storage
     /// Time to live and stale window.
     public var settings: CacheSettings
@@ -35,6 +36,11 @@ public struct CacheConfiguration: Hashable, Sendable {
     /// Whether `logout` empties the cache (so the next person at the machine does not see it).
     public var clearsOnLogout: Bool
 
+    /// - Parameters:
+    ///   - storage: SQLite at the default path unless told.
+    ///   - settings: 5 minutes fresh, 1 day stale-while-revalidate window unless told.
+    ///   - maximumEntries: 50,000 unless told.
+    ///   - clearsOnLogout: `true` unless told.
     public init(storage: Storage = .sqlite(nil), settings: CacheSettings = CacheSettings(),
                 maximumEntries: Int = SQLiteUserCache.Configuration.defaultMaximumEntries, clearsOnLogout: Bool = true) {
         self.storage = storage
