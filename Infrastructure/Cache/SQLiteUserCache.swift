@@ -59,7 +59,7 @@ public actor SQLiteUserCache: UserCache {
     }
 
     public func remove(id: UserID) async throws {
-        try await write { db in try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [id.rawValue]) }
+        try await write { db in try UserCacheQueries.remove(id: id.rawValue, in: db) }
     }
 
     public func search(_ query: String, page: PageRequest) async throws -> UserPage {
@@ -82,8 +82,11 @@ public actor SQLiteUserCache: UserCache {
         do {
             try await withDatabase { pool in
                 try await pool.writeWithoutTransaction { db in
+                    // VACUUM rewrites the file through the log; the second checkpoint puts the
+                    // clean pages in the main file and empties the log.
                     try db.checkpoint(.truncate)
                     try db.execute(sql: "VACUUM")
+                    try db.checkpoint(.truncate)
                 }
             }
         } catch {

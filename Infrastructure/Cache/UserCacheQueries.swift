@@ -91,9 +91,20 @@ enum UserCacheQueries {
         return (entries, oldest.map(Date.init(timeIntervalSince1970:)), hits, misses)
     }
 
-    /// Deletes every entry and resets the counters.
+    /// Deletes one entry (the FTS trigger drops it from the index).
+    static func remove(id: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [id])
+    }
+
+    /// Deletes every entry and resets the counters. FTS5 keeps deleted terms in its segments
+    /// until they are merged, so the index is emptied explicitly (`delete-all`): a cleared cache
+    /// must not keep the names it held, not even as index terms.
     static func removeAll(in db: Database) throws {
-        try db.execute(sql: "DELETE FROM user; UPDATE cache_counter SET value = 0;")
+        try db.execute(sql: """
+            DELETE FROM user;
+            INSERT INTO user_fts(user_fts) VALUES ('delete-all');
+            UPDATE cache_counter SET value = 0;
+            """)
     }
 
     /// Deletes the least recently used entries beyond `maximumEntries`.

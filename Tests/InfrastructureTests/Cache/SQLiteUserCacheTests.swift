@@ -121,6 +121,22 @@ struct SQLiteUserCacheTests {
         #expect(try await cache.search("jo", page: PageRequest()).total == 1)
     }
 
+    @Test("after removeAll the removed users' data is gone from the file and its log, not just unlinked")
+    func removeAllLeavesTheDisk() async throws {
+        let folder = try CacheFolder()
+        defer { folder.remove() }
+        let cache = folder.cache()
+        try await cache.store(CacheSamples.riders, at: CacheSamples.epoch)
+
+        try await cache.removeAll()
+
+        var bytes = try Data(contentsOf: folder.file)
+        bytes.append((try? Data(contentsOf: URL(fileURLWithPath: folder.file.path + "-wal"))) ?? Data())
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains("jose.garcia@example.com"))
+        #expect(!text.contains("Lovelace") && !text.lowercased().contains("lovelace"), "not even as an index term")
+    }
+
     @Test("past the bound the least recently used users are evicted, and a lookup counts as a use")
     func eviction() async throws {
         let folder = try CacheFolder()
