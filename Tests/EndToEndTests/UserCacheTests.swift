@@ -89,10 +89,21 @@ struct UserCacheTests {
             let empty = try await sandbox.rider("cache", "stats", "--json")
             #expect(empty.stdout.contains("\"entries\":0") || empty.stdout.contains("\"entries\" : 0"), "\(empty)")
 
-            #expect(try await sandbox.rider("users", "search", "ma", "--limit", "5").status == 0)
+            let again = try await sandbox.rider("users", "search", "ma", "--limit", "5")
+            #expect(again.status == 0)
+            let emails = again.lines.filter { $0.hasPrefix("u_") }.compactMap { line in
+                line.split(separator: " ").first { $0.contains("@") }.map(String.init)
+            }
+            #expect(emails.count == 5, "\(again)")
             #expect(try await sandbox.rider("logout").status == 0)
             let afterLogout = try await sandbox.rider("cache", "stats")
             #expect(afterLogout.lines.contains { $0.hasPrefix("entries") && $0.contains("0 of at most") }, "\(afterLogout)")
+            // The next person at this machine finds nothing of them on disk either.
+            let file = try #require(cacheFile(in: sandbox))
+            var bytes = try Data(contentsOf: file)
+            bytes.append((try? Data(contentsOf: URL(fileURLWithPath: file.path + "-wal"))) ?? Data())
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(emails.filter { text.contains($0) }.isEmpty, "a logged-out user's search results are still in the file")
         }
     }
 
