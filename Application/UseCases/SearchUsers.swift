@@ -53,7 +53,8 @@ public struct SearchUsers: Sendable {
             do {
                 return try await download(trimmed, page: page)
             } catch let error as RiderError where error.allowsCacheFallback {
-                var local = try await cache.search(trimmed, page: page)
+                // A cache that cannot answer either leaves the network error as the one to report.
+                guard var local = try? await cache.search(trimmed, page: page) else { throw error }
                 local.source = .offline(reason: error)
                 return local
             }
