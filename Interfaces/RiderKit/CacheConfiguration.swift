@@ -1,8 +1,8 @@
 import Foundation
+import Logging
 import RiderApplication
 import RiderDomain
 import RiderInfrastructure
-import Logging
 
 /// Where and how ``RiderKit/live(configuration:)`` caches users.
 public struct CacheConfiguration: Hashable, Sendable {
