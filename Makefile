@@ -3,13 +3,14 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test deps build build-tests check test-swift clean
+.PHONY: help demo test deps build build-tests check test-swift clean bench-cache
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
 	@echo "make test   install what is missing, build, run every check and test"
 	@echo "make build  debug build of the library, the rider CLI and rider-server"
 	@echo "make clean  remove build products"
+	@echo "make bench-cache  release-mode user cache benchmark next to raw sqlite3 (docs/performance.md)"
 
 demo: deps build
 	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
@@ -35,5 +36,8 @@ check:
 test-swift:
 	RIDER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/with-keyring.sh $(SWIFT) test --skip-build
 
+bench-cache: deps
+	cd Benchmarks && $(SWIFT) build -c release --product rider-cache-bench && ./.build/release/rider-cache-bench
+
 clean:
-	rm -rf .build .venv
+	rm -rf .build .venv Benchmarks/.build

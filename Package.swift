@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // scrypt and AES-GCM for the encrypted session file; never hand-written crypto.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // SQLite with FTS5, WAL pools and migrations for the user cache (issue #5).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: Domain — models, errors, ports. Foundation only.
@@ -48,6 +50,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Infrastructure",
             exclude: ["CLibSecret"],
@@ -112,7 +115,11 @@ let package = Package(
         ),
         .testTarget(
             name: "InfrastructureTests",
-            dependencies: ["RiderInfrastructure", "CLibSecret", "RiderReferenceServer", "TestSupport"],
+            dependencies: [
+                "RiderInfrastructure", "CLibSecret", "RiderReferenceServer", "TestSupport",
+                // To write cache files of older and newer schemas.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/InfrastructureTests",
             swiftSettings: strict
         ),

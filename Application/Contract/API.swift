@@ -130,11 +130,31 @@ extension API {
 
     /// `GET /users/{id}`.
     public static func user(_ id: UserID) -> Endpoint<User> {
-        let escaped = id.rawValue.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
-            ?? id.rawValue
-        return Endpoint(method: .get, path: "/users/\(escaped)", authorization: .bearer, decode: { response in
+        Endpoint(method: .get, path: userPath(id), authorization: .bearer, decode: { response in
             try ContractCoding.decode(UserDTO.self, from: response.body, what: "the user").toDomain()
         })
+    }
+
+    /// `GET /users/{id}` with `If-None-Match` when `entityTag` is given: a `304` answer means the
+    /// cached copy is still current.
+    public static func user(_ id: UserID, ifNoneMatch entityTag: EntityTag?) -> Endpoint<ConditionalResponse<User>> {
+        var headers = HTTPHeaders()
+        if let entityTag { headers["If-None-Match"] = entityTag.rawValue }
+        var endpoint = Endpoint<ConditionalResponse<User>>(
+            method: .get, path: userPath(id), headers: headers, authorization: .bearer,
+            decode: { response in
+                guard response.status != 304 else { return .notModified }
+                let user = try ContractCoding.decode(UserDTO.self, from: response.body, what: "the user").toDomain()
+                return .modified(user, entityTag: response.headers["ETag"].map(EntityTag.init(rawValue:)))
+            })
+        endpoint.alsoDecodes = entityTag == nil ? [] : [304]
+        return endpoint
+    }
+
+    private static func userPath(_ id: UserID) -> String {
+        let escaped = id.rawValue.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
+            ?? id.rawValue
+        return "/users/\(escaped)"
     }
 
     @Sendable private static func decodeUserPage(_ response: HTTPResponse) throws -> UserPage {

@@ -25,6 +25,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
     public var decode: @Sendable (HTTPResponse) throws -> Response
     /// Turns a non-2xx response into an error (after the session engine has handled 401s).
     public var mapError: @Sendable (HTTPResponse) -> RiderError
+    /// Statuses besides 2xx that ``decode`` reads rather than ``mapError`` (for example `304`
+    /// for a conditional GET).
+    public var alsoDecodes: Set<Int> = []
 
     public init(
         method: HTTPMethod,
@@ -65,7 +68,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
 
     /// Decodes a success or throws the mapped error.
     public func response(from response: HTTPResponse) throws -> Response {
-        guard response.isSuccess else { throw mapError(response) }
+        guard response.isSuccess || alsoDecodes.contains(response.status) else { throw mapError(response) }
         return try decode(response)
     }
 }

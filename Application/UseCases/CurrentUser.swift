@@ -1,22 +1,49 @@
 import Foundation
 import RiderDomain
 
-/// Fetches the signed-in user from the server and remembers it in the cache.
+/// Reads the signed-in user, from the server unless told otherwise, and remembers it in the cache.
 public struct CurrentUser: Sendable {
+    /// Asking the server also proves the session still works, which is what `whoami` is for.
+    public static let defaultPolicy = CachePolicy.networkOnly
+
     let api: APIClient
+    let sessions: SessionEngine
     let cache: any UserCache
     let clock: any Clock
+    let settings: CacheSettings
+    let refreshes: BackgroundRefreshes
 
-    public init(api: APIClient, cache: any UserCache, clock: any Clock) {
+    public init(api: APIClient, sessions: SessionEngine, cache: any UserCache, clock: any Clock,
+                settings: CacheSettings = CacheSettings(), refreshes: BackgroundRefreshes = BackgroundRefreshes()) {
         self.api = api
+        self.sessions = sessions
         self.cache = cache
         self.clock = clock
+        self.settings = settings
+        self.refreshes = refreshes
     }
 
-    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, network errors.
-    public func callAsFunction() async throws -> User {
-        let user = try await api.send(API.me(in: api.configuration))
-        try await cache.store([user], at: clock.now)
-        return user
+    /// - Parameter policy: how to combine cache and server; ``defaultPolicy`` unless told. Any
+    ///   policy but ``CachePolicy/networkOnly`` finds the cached entry through the stored
+    ///   session's user id, so it too needs someone signed in.
+    /// - Returns: the user, saying where it came from and how old it is.
+    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, network errors,
+    ///   ``RiderError/notFound(detail:)`` for ``CachePolicy/cacheOnly`` with nothing cached,
+    ///   ``RiderError/storage(_:)``.
+    public func callAsFunction(policy: CachePolicy = defaultPolicy) async throws -> Cached<User> {
+        let read = CachedRead<User>(
+            lookup: { [sessions, cache] in
+                guard let session = try await sessions.currentSession() else { throw RiderError.notSignedIn }
+                return try await cache.user(id: session.userID)
+            },
+            download: { [api, cache, clock] _ in
+                let user = try await api.send(API.me(in: api.configuration))
+                let now = clock.now
+                try await cache.store([user], at: now)
+                return Cached(value: user, storedAt: now, source: .network)
+            },
+            notCached: { .notFound(detail: "your account is not in the local cache yet; run `rider whoami` online once") },
+            settings: settings, clock: clock, refreshes: refreshes, key: "me")
+        return try await read(policy)
     }
 }

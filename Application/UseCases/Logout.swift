@@ -19,11 +19,15 @@ public struct Logout: Sendable {
     let api: APIClient
     let sessions: SessionEngine
     let cache: any UserCache
+    let clearsCache: Bool
 
-    public init(api: APIClient, sessions: SessionEngine, cache: any UserCache) {
+    /// - Parameter clearsCache: whether logging out empties the user cache, so the next person
+    ///   at this machine does not see what this one looked up; `true` unless told.
+    public init(api: APIClient, sessions: SessionEngine, cache: any UserCache, clearsCache: Bool = true) {
         self.api = api
         self.sessions = sessions
         self.cache = cache
+        self.clearsCache = clearsCache
     }
 
     /// - Throws: ``RiderError/storage(_:)`` when the local session cannot be removed.
@@ -36,7 +40,7 @@ public struct Logout: Sendable {
             // An unreadable vault entry cannot be revoked, but the user asked to be signed out:
             // removing it is what they want, and it is not silent.
             try await sessions.end()
-            try await cache.removeAll()
+            if clearsCache { try await cache.removeAll() }
             return Outcome(wasSignedIn: true, revokedOnServer: false)
         }
         guard let session = stored else {
@@ -57,7 +61,7 @@ public struct Logout: Sendable {
         }
         try await sessions.end()
         // Cached users are derived data; the next person at this machine should not see them.
-        try await cache.removeAll()
+        if clearsCache { try await cache.removeAll() }
         return Outcome(wasSignedIn: true, revokedOnServer: revoked)
     }
 }

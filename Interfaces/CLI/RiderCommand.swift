@@ -32,7 +32,7 @@ struct RiderCommand: ParsableCommand {
               8   the server sent a response rider cannot use
               9   input rejected (by rider or by the server)
               10  configuration error (no or invalid server, bad config file)
-              11  local storage error (the keyring or the session file)
+              11  local storage error (the keyring, the session file or the user cache)
             """,
         subcommands: [
             LoginCommand.self,
@@ -43,6 +43,7 @@ struct RiderCommand: ParsableCommand {
             RegisterCommand.self,
             ProfileCommand.self,
             UsersCommand.self,
+            CacheCommand.self,
         ]
     )
 }

@@ -20,6 +20,10 @@ enum ConfigurationFile {
         var timeout: String?
         var vault: String?
         var keyringTimeout: String?
+        var cache: String?
+        var cacheTimeToLive: String?
+        var cacheMaximumUsers: String?
+        var cacheKeepOnLogout: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case baseURL = "base_url"
@@ -33,6 +37,10 @@ enum ConfigurationFile {
             case timeout
             case vault
             case keyringTimeout = "keyring_timeout"
+            case cache
+            case cacheTimeToLive = "cache_ttl"
+            case cacheMaximumUsers = "cache_max_users"
+            case cacheKeepOnLogout = "cache_keep_on_logout"
         }
 
         init() {}
@@ -50,6 +58,10 @@ enum ConfigurationFile {
             timeout = value("RIDER_TIMEOUT")
             vault = value("RIDER_VAULT")
             keyringTimeout = value("RIDER_KEYRING_TIMEOUT")
+            cache = value("RIDER_CACHE")
+            cacheTimeToLive = value("RIDER_CACHE_TTL")
+            cacheMaximumUsers = value("RIDER_CACHE_MAX_USERS")
+            cacheKeepOnLogout = value("RIDER_CACHE_KEEP_ON_LOGOUT")
         }
 
         init(from decoder: any Decoder) throws {
@@ -58,6 +70,7 @@ enum ConfigurationFile {
                 if let number = try? container.decodeIfPresent(Double.self, forKey: key) {
                     return String(number)
                 }
+                if let flag = try? container.decodeIfPresent(Bool.self, forKey: key) { return String(flag) }
                 return try container.decodeIfPresent(String.self, forKey: key)
             }
             baseURL = try string(.baseURL)
@@ -71,6 +84,10 @@ enum ConfigurationFile {
             timeout = try string(.timeout)
             vault = try string(.vault)
             keyringTimeout = try string(.keyringTimeout)
+            cache = try string(.cache)
+            cacheTimeToLive = try string(.cacheTimeToLive)
+            cacheMaximumUsers = try string(.cacheMaximumUsers)
+            cacheKeepOnLogout = try string(.cacheKeepOnLogout)
         }
 
         /// Takes every value `other` sets.
@@ -86,6 +103,10 @@ enum ConfigurationFile {
             timeout = other.timeout ?? timeout
             vault = other.vault ?? vault
             keyringTimeout = other.keyringTimeout ?? keyringTimeout
+            cache = other.cache ?? cache
+            cacheTimeToLive = other.cacheTimeToLive ?? cacheTimeToLive
+            cacheMaximumUsers = other.cacheMaximumUsers ?? cacheMaximumUsers
+            cacheKeepOnLogout = other.cacheKeepOnLogout ?? cacheKeepOnLogout
         }
     }
 

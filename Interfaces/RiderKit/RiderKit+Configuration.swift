@@ -18,17 +18,24 @@ extension RiderKit {
         /// Request logging (method, path, status, time; never secrets) and the vault choice.
         /// `nil` logs nothing.
         public var logger: Logger?
+        /// Where and how users are cached.
+        public var cache: CacheConfiguration
+        /// Warnings a person should see (for example a damaged cache file moved aside). `nil`
+        /// logs nothing.
+        public var warnings: Logger?
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
                     directories: XDGDirectories = XDGDirectories(),
                     vaultPassphrase: VaultPassphrase = .unavailable, keyringTimeout: Duration = .seconds(2),
-                    logger: Logger? = nil) {
+                    logger: Logger? = nil, cache: CacheConfiguration = CacheConfiguration(), warnings: Logger? = nil) {
             self.api = api
             self.vault = vault
             self.directories = directories
             self.vaultPassphrase = vaultPassphrase
             self.keyringTimeout = keyringTimeout
             self.logger = logger
+            self.cache = cache
+            self.warnings = warnings
         }
 
         /// Reads the configuration from the config file and the environment; the environment wins.
@@ -38,8 +45,10 @@ extension RiderKit {
         /// `RIDER_REVOKE_PATH`, `RIDER_CLIENT_ID`, `RIDER_CLIENT_SECRET`, `RIDER_CLIENT_AUTH`
         /// (`basic` or `body`), `RIDER_SCOPE`, `RIDER_TIMEOUT` (seconds), `RIDER_VAULT`
         /// (`automatic`, `secret-service`, `encrypted-file`, `file:/path`, `memory`),
-        /// `RIDER_KEYRING_TIMEOUT` (seconds), and for the encrypted file's passphrase
-        /// `RIDER_VAULT_PASSPHRASE` or `RIDER_VAULT_PASSPHRASE_FILE` (environment only).
+        /// `RIDER_KEYRING_TIMEOUT` (seconds), for the encrypted file's passphrase
+        /// `RIDER_VAULT_PASSPHRASE` or `RIDER_VAULT_PASSPHRASE_FILE` (environment only),
+        /// `RIDER_CACHE` (`sqlite`, `sqlite:/path`, `memory`), `RIDER_CACHE_TTL` (seconds),
+        /// `RIDER_CACHE_MAX_USERS`, `RIDER_CACHE_KEEP_ON_LOGOUT`.
         ///
         /// - Parameter baseURL: overrides both (the CLI's `--server`).
         /// - Throws: ``RiderError/invalidConfiguration(_:)`` naming the setting or file at fault.
@@ -102,7 +111,7 @@ extension RiderKit {
                 requestTimeout: timeout)
             return Configuration(api: api, vault: vault, directories: directories,
                                  vaultPassphrase: VaultPassphrase.environment(environment) ?? .unavailable,
-                                 keyringTimeout: keyringTimeout)
+                                 keyringTimeout: keyringTimeout, cache: try CacheConfiguration(settings))
         }
     }
 }

@@ -31,37 +31,54 @@ public struct RiderKit: Sendable {
     public let searchUsers: SearchUsers
     public let getRider: GetRider
     public let updateRider: UpdateRider
+    /// What the user cache holds (`rider cache stats`).
+    public let cacheStatistics: GetCacheStatistics
+    /// Empties the user cache (`rider cache clear`); the session is kept.
+    public let clearCache: ClearCache
+    /// Refreshes started by ``CachePolicy/staleWhileRevalidate``; a program that is about to exit
+    /// awaits ``BackgroundRefreshes/waitForAll()`` so they finish.
+    public let backgroundRefreshes: BackgroundRefreshes
 
     /// Wires the use cases to the given adapters.
     ///
     /// `transport` is wrapped in ``RedirectFollowingTransport``, so redirects are followed without
     /// leaking credentials whatever transport is given (give one that does not follow redirects
     /// itself, as ``URLSessionTransport`` does not).
-    /// - Parameter lock: taken around every refresh; pass a ``FileRefreshLock`` when other
-    ///   processes share the vault.
+    /// - Parameters:
+    ///   - lock: taken around every refresh; pass a ``FileRefreshLock`` when other processes
+    ///     share the vault.
+    ///   - cacheSettings: time to live and stale window of cached users.
+    ///   - clearsCacheOnLogout: whether `logout` empties the cache.
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
-                cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock()) {
+                cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
+                cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true) {
         let transport = RedirectFollowingTransport(base: transport)
         let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: clock, lock: lock)
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)
+        let refreshes = BackgroundRefreshes()
         self.api = api
         self.sessions = sessions
         self.vault = vault
         self.vaultLocation = vault.location
         login = Login(api: client, sessions: sessions, clock: clock)
-        logout = Logout(api: client, sessions: sessions, cache: cache)
+        logout = Logout(api: client, sessions: sessions, cache: cache, clearsCache: clearsCacheOnLogout)
         register = Register(api: client)
         refreshSession = RefreshSession(sessions: sessions)
         restoreSession = RestoreSession(sessions: sessions)
-        currentUser = CurrentUser(api: client, cache: cache, clock: clock)
-        getUser = GetUser(api: client, cache: cache, clock: clock)
-        searchUsers = SearchUsers(api: client, cache: cache, clock: clock)
+        currentUser = CurrentUser(api: client, sessions: sessions, cache: cache, clock: clock, settings: cacheSettings,
+                                  refreshes: refreshes)
+        getUser = GetUser(api: client, cache: cache, clock: clock, settings: cacheSettings, refreshes: refreshes)
+        searchUsers = SearchUsers(api: client, cache: cache, clock: clock, refreshes: refreshes)
         getRider = GetRider(api: client)
         updateRider = UpdateRider(api: client)
+        cacheStatistics = GetCacheStatistics(cache: cache)
+        clearCache = ClearCache(cache: cache)
+        backgroundRefreshes = refreshes
     }
 
     /// The production wiring: URLSession over the network, the configured vault (by default the
-    /// keyring, else the encrypted file), the system clock.
+    /// keyring, else the encrypted file), the SQLite user cache (unless configured in memory),
+    /// the system clock.
     /// - Throws: ``RiderError/invalidConfiguration(_:)``.
     public static func live(configuration: Configuration) throws -> RiderKit {
         var transport: any HTTPTransport = URLSessionTransport(
@@ -70,11 +87,11 @@ public struct RiderKit: Sendable {
             transport = LoggingTransport(base: transport, logger: logger)
         }
         let vaults = VaultFactory(configuration: configuration)
-        let vault = vaults.make()
-        // The persistent SQLite cache arrives with issue #5; until then users are remembered
-        // for the life of the process.
-        return RiderKit(api: configuration.api, transport: transport, vault: vault,
-                        cache: InMemoryUserCache(), clock: SystemClock(), lock: vaults.refreshLock())
+        let cache = configuration.cache.makeCache(forOrigin: configuration.api.origin, in: configuration.directories,
+                                                  logger: configuration.warnings)
+        return RiderKit(api: configuration.api, transport: transport, vault: vaults.make(), cache: cache,
+                        clock: SystemClock(), lock: vaults.refreshLock(), cacheSettings: configuration.cache.settings,
+                        clearsCacheOnLogout: configuration.cache.clearsOnLogout)
     }
 
     /// Where the session is kept now: for ``VaultChoice/automatic``, the backend it settled on.

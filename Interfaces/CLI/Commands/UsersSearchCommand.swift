@@ -17,6 +17,11 @@ struct UsersSearchCommand: GlobalOptionsCommand {
             email: "jose" finds "José García". Prints a header with the total and the page, then \
             one line per rider: id, display name, email, type.
 
+            Results are remembered in the local cache. When the server cannot be reached, the \
+            search answers from the cache instead and the line after the header starts with \
+            OFFLINE (in --json: "cache": {"source": "offline", ...}). --policy cache-only \
+            searches the cache without touching the network.
+
             Example:
               rider users search jose --page 2 --limit 10
             """
@@ -30,6 +35,9 @@ struct UsersSearchCommand: GlobalOptionsCommand {
 
     @Option(help: "How many riders per page, 1 to 100.")
     var limit = 20
+
+    @Option(help: ArgumentHelp("How to combine the server and the local cache.", valueName: "policy"))
+    var policy: CachePolicyArgument = .networkFirst
 
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
@@ -46,9 +54,11 @@ struct UsersSearchCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let result = try await context.rider.searchUsers(query, page: try PageRequest(page: page, limit: limit))
+        let result = try await context.rider.searchUsers(
+            query, page: try PageRequest(page: page, limit: limit), policy: policy.policy)
         let output = UserPageOutput(result, query: query.trimmingCharacters(in: .whitespacesAndNewlines))
         try context.print(json: output, lines: Self.emphasizingHeader(output.lines))
+        await context.rider.backgroundRefreshes.waitForAll()
     }
 
     /// Bold header on a terminal; plain text when piped, so `grep` and `cut` see clean lines.

@@ -19,7 +19,7 @@ struct WhoamiCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let output = UserOutput(try await context.rider.currentUser())
+        let output = UserOutput(try await context.rider.currentUser().value)
         try context.print(json: output, lines: output.lines)
     }
 }

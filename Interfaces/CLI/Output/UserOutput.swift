@@ -37,15 +37,18 @@ struct UserOutput: Encodable, Sendable {
         try container.encode(createdAt, forKey: .createdAt)
     }
 
-    var lines: [String] {
-        HumanFormat.block([
+    var lines: [String] { HumanFormat.block(fields) }
+
+    /// The labelled fields `lines` aligns, for outputs that add their own.
+    var fields: [(String, String)] {
+        [
             ("id", id),
             ("email", email),
             ("display name", displayName),
             ("role", role),
             ("type", riderType ?? "-"),
             ("member since", createdAt.map(HumanFormat.date) ?? "-"),
-        ])
+        ]
     }
 
     /// One row of a user listing: id, display name, email, type.

@@ -1,7 +1,8 @@
 import Foundation
 import RiderKit
 
-/// One page of search results: a header with the totals, then one aligned line per user.
+/// One page of search results: a header with the totals, then one aligned line per user. A page
+/// answered from the cache says so on the line after the header.
 struct UserPageOutput: Encodable, Sendable {
     let query: String
     let total: Int
@@ -9,19 +10,22 @@ struct UserPageOutput: Encodable, Sendable {
     let limit: Int
     let hasNext: Bool
     let users: [UserOutput]
+    let cache: CacheInfoOutput
 
     enum CodingKeys: String, CodingKey {
-        case query, total, page, limit, users
+        case query, total, page, limit, users, cache
         case hasNext = "has_next"
     }
 
-    init(_ page: UserPage, query: String) {
+    init(_ page: UserPage, query: String, now: Date = Date()) {
         self.query = query
         total = page.total
         self.page = page.page
         limit = page.limit
         hasNext = page.hasNext
         users = page.users.map(UserOutput.init)
+        let fromCache = !page.source.isFromServer
+        cache = CacheInfoOutput(source: page.source, storedAt: page.oldestStoredAt, stale: fromCache, now: now)
     }
 
     var lines: [String] {
@@ -29,7 +33,23 @@ struct UserPageOutput: Encodable, Sendable {
         let noun = total == 1 ? "user" : "users"
         var header = "total \(total) \(noun) for \"\(query)\" · page \(page) of \(pages) · \(limit) per page"
         if hasNext { header += " · next: --page \(page + 1)" }
-        guard !users.isEmpty else { return [header] }
-        return [header] + HumanFormat.columns(users.map(\.row))
+        var lines = [header]
+        if let notice { lines.append(notice) }
+        guard !users.isEmpty else { return lines }
+        return lines + HumanFormat.columns(users.map(\.row))
+    }
+
+    /// Says plainly when the page did not come from the server.
+    private var notice: String? {
+        let oldest = cache.ageSeconds.map { " (oldest entry stored \(HumanFormat.duration(TimeInterval($0))) ago)" } ?? ""
+        switch cache.source {
+        case "offline":
+            let reason = cache.offlineReason ?? "The server could not be reached."
+            return "OFFLINE: \(reason) Showing results from the local cache; they may be stale or incomplete\(oldest)."
+        case "cache":
+            return "From the local cache, not the server; results may be stale or incomplete\(oldest)."
+        default:
+            return nil
+        }
     }
 }

@@ -22,6 +22,10 @@ struct CommandContext: Sendable {
         let file = VaultFactory(configuration: configuration).encryptedFile().file
         configuration.vaultPassphrase = configuration.vaultPassphrase.orElse(VaultPrompt.passphrase(confirmingNewFile: file))
         vaults = VaultFactory(configuration: configuration)
+        // Warnings (a damaged cache file moved aside) always reach stderr, with or without --verbose.
+        var warnings = Logger(label: "rider.warnings") { _ in StandardErrorLogHandler(prefix: "rider: warning: ") }
+        warnings.logLevel = .warning
+        configuration.warnings = warnings
         rider = try RiderKit.live(configuration: configuration)
         self.options = options
     }

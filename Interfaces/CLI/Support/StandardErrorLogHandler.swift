@@ -9,6 +9,8 @@ struct StandardErrorLogHandler: LogHandler {
     var logLevel: Logger.Level = .debug
     var metadata: Logger.Metadata = [:]
     var metadataProvider: Logger.MetadataProvider?
+    /// What each line starts with.
+    var prefix = "rider: "
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -16,6 +18,6 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        Console.standardError("rider: \(event.message)")
+        Console.standardError(prefix + "\(event.message)")
     }
 }

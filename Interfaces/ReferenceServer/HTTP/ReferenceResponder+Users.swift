@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 extension ReferenceResponder {
@@ -41,12 +42,20 @@ extension ReferenceResponder {
         return try Responses.json(UserPageBody(users: positions.map { users[$0] }, total: total, page: paging), headers: Self.noStore)
     }
 
-    /// `GET /users/{id}`.
+    /// `GET /users/{id}`, with an `ETag`; `If-None-Match` naming the current tag gets
+    /// `304 Not Modified` without a body. `private, no-cache`: a client may keep the user but
+    /// must revalidate before reusing it.
     func user(id: String, _ request: Request) async throws -> Response {
         _ = try await authenticate(request)
         guard let user = await store.user(id: id) else {
             throw APIProblem.notFound("No user has the id \(id).")
         }
-        return try Responses.json(UserBody(user), headers: Self.noStore)
+        let headers: HTTPFields = [.cacheControl: "private, no-cache", .eTag: user.userEntityTag]
+        // An unparsable If-None-Match is ignored (RFC 9110 §13.1.2 lets the server do so).
+        if let condition = request.headers[.ifNoneMatch].flatMap(EntityTagCondition.init(header:)),
+           condition.matchesWeakly(user.userEntityTag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        return try Responses.json(UserBody(user), headers: headers)
     }
 }

@@ -30,6 +30,10 @@ struct ReferenceUser: Sendable {
     /// Strong entity tag of the rider profile.
     var entityTag: String { "\"\(id)-\(version)\"" }
 
+    /// Strong entity tag of the `/users/{id}` representation; it changes with the profile
+    /// version, since a PATCH may change the display name or rider type.
+    var userEntityTag: String { "\"user-\(id)-\(version)\"" }
+
     static func id(forIndex index: Int) -> String {
         let digits = String(index)
         return "u_" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits

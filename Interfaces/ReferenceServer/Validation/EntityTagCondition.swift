@@ -1,6 +1,6 @@
 import Foundation
 
-/// A parsed `If-Match` header (RFC 9110 §13.1.1).
+/// A parsed `If-Match` (RFC 9110 §13.1.1) or `If-None-Match` (§13.1.2) header.
 enum EntityTagCondition: Sendable, Equatable {
     /// `*`: matches any current representation.
     case any
@@ -36,5 +36,17 @@ enum EntityTagCondition: Sendable, Equatable {
         case .any: true
         case .tags(let tags): tags.contains(current)
         }
+    }
+
+    /// Weak comparison, as `If-None-Match` uses: `W/"x"` and `"x"` match.
+    func matchesWeakly(_ current: String) -> Bool {
+        switch self {
+        case .any: true
+        case .tags(let tags): tags.contains { Self.opaque($0) == Self.opaque(current) }
+        }
+    }
+
+    private static func opaque(_ tag: String) -> Substring {
+        tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
     }
 }

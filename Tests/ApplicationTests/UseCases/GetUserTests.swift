@@ -13,7 +13,7 @@ struct GetUserTests {
             Fixtures.user(id: "u_000002", email: "grace@example.com", displayName: "Grace", role: "admin",
                           riderType: "mentor")))
 
-        let user = try await harness.getUser("u_000002")
+        let user = try await harness.getUser("u_000002").value
 
         #expect(user == User(id: "u_000002", email: "grace@example.com", displayName: "Grace", role: .admin,
                              riderType: .mentor, createdAt: Fixtures.epoch))
@@ -75,7 +75,7 @@ struct GetUserTests {
         let harness = try UseCaseHarness.signedIn()
         harness.transport.stub(.get, "/auth/me", times: 1, with: .successful(Fixtures.user()))
 
-        let user = try await harness.currentUser()
+        let user = try await harness.currentUser().value
 
         #expect(user.id == Fixtures.userID)
         #expect(try await harness.cache.user(id: Fixtures.userID)?.value == user)

@@ -5,19 +5,19 @@ import RiderInfrastructure
 import RiderReferenceServer
 
 /// The real client stack (use cases → session engine → URLSessionTransport) wired to a
-/// reference server on a loopback port, with an in-memory vault and cache.
+/// reference server on a loopback port, with an in-memory vault and an in-memory cache unless told.
 struct ReferenceServerHarness {
     let server: RunningReferenceServer
     let api: APIConfiguration
     let vault: InMemoryTokenVault
-    let cache: InMemoryUserCache
+    let cache: any UserCache
     let sessions: SessionEngine
     let client: APIClient
 
     static let demo = Credentials(email: "demo@example.com", password: "rider-demo")
 
-    static func start(_ configuration: ReferenceServerConfiguration = .init(seedUsers: 200)) async throws
-        -> ReferenceServerHarness
+    static func start(_ configuration: ReferenceServerConfiguration = .init(seedUsers: 200),
+                      cache: (any UserCache)? = nil) async throws -> ReferenceServerHarness
     {
         let server = try await ReferenceServer.start(configuration)
         let api = try APIConfiguration(baseURL: server.baseURL, requestTimeout: 10)
@@ -25,13 +25,13 @@ struct ReferenceServerHarness {
         let vault = InMemoryTokenVault()
         let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: SystemClock())
         return ReferenceServerHarness(
-            server: server, api: api, vault: vault, cache: InMemoryUserCache(), sessions: sessions,
+            server: server, api: api, vault: vault, cache: cache ?? InMemoryUserCache(), sessions: sessions,
             client: APIClient(configuration: api, transport: transport, sessions: sessions))
     }
 
     var login: Login { Login(api: client, sessions: sessions, clock: SystemClock()) }
     var logout: Logout { Logout(api: client, sessions: sessions, cache: cache) }
-    var currentUser: CurrentUser { CurrentUser(api: client, cache: cache, clock: SystemClock()) }
+    var currentUser: CurrentUser { CurrentUser(api: client, sessions: sessions, cache: cache, clock: SystemClock()) }
     var searchUsers: SearchUsers { SearchUsers(api: client, cache: cache, clock: SystemClock()) }
     var getUser: GetUser { GetUser(api: client, cache: cache, clock: SystemClock()) }
     var getRider: GetRider { GetRider(api: client) }

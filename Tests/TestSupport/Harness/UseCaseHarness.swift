@@ -78,7 +78,7 @@ public struct UseCaseHarness: Sendable {
     public var login: Login { Login(api: api, sessions: sessions, clock: clock) }
     public var logout: Logout { Logout(api: api, sessions: sessions, cache: cache) }
     public var register: Register { Register(api: api) }
-    public var currentUser: CurrentUser { CurrentUser(api: api, cache: cache, clock: clock) }
+    public var currentUser: CurrentUser { CurrentUser(api: api, sessions: sessions, cache: cache, clock: clock) }
     public var getUser: GetUser { GetUser(api: api, cache: cache, clock: clock) }
     public var searchUsers: SearchUsers { SearchUsers(api: api, cache: cache, clock: clock) }
     public var getRider: GetRider { GetRider(api: api) }

@@ -1,0 +1,255 @@
+import Foundation
+import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import RiderDomain
+
+/// The persistent ``UserCache``: a SQLite file (WAL mode, through GRDB) with an FTS5 index for
+/// search, least-recently-used eviction, and hit and miss counts.
+///
+/// Several processes may share the file: writes wait up to
+/// ``Configuration/busyTimeout`` for each other instead of failing. The file is opened on first
+/// use. A file that is not a database, is damaged, or was written by a newer schema is moved
+/// aside (`users.sqlite.corrupt-<timestamp>`) and replaced by an empty one with a warning: the
+/// cache only holds copies of what the server has. Holds no tokens or passwords.
+public actor SQLiteUserCache: UserCache {
+    public nonisolated let configuration: Configuration
+    private let logger: Logger?
+    private var pool: DatabasePool?
+    private var movedAside: [URL] = []
+
+    /// - Parameters:
+    ///   - configuration: the file and its bounds.
+    ///   - logger: receives a warning when a damaged file is replaced; `nil` stays silent.
+    public init(configuration: Configuration, logger: Logger? = nil) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Where the cache lives, for people.
+    public nonisolated var location: String { configuration.file.path }
+
+    /// The damaged files this instance moved aside, oldest first.
+    public var recoveredFiles: [URL] { movedAside }
+
+    // MARK: UserCache
+
+    public func user(id: UserID) async throws -> Cached<User>? {
+        try await write { db in try UserCacheQueries.user(id: id.rawValue, in: db)?.toCached() }
+    }
+
+    public func store(_ users: [User], at date: Date) async throws {
+        let records = users.map { UserRecord($0, storedAt: date, entityTag: nil) }
+        let maximum = configuration.maximumEntries
+        try await write { db in try UserCacheQueries.store(records, maximumEntries: maximum, in: db) }
+    }
+
+    public func store(_ user: User, entityTag: EntityTag?, at date: Date) async throws {
+        let record = UserRecord(user, storedAt: date, entityTag: entityTag)
+        let maximum = configuration.maximumEntries
+        try await write { db in try UserCacheQueries.store([record], maximumEntries: maximum, in: db) }
+    }
+
+    public func markRevalidated(id: UserID, at date: Date) async throws {
+        try await write { db in try UserCacheQueries.markRevalidated(id: id.rawValue, at: date, in: db) }
+    }
+
+    public func remove(id: UserID) async throws {
+        try await write { db in try UserCacheQueries.remove(id: id.rawValue, in: db) }
+    }
+
+    public func search(_ query: String, page: PageRequest) async throws -> UserPage {
+        try await withDatabase { pool in
+            try await pool.read { db in try UserCacheQueries.search(query, page: page, in: db) }
+        }
+    }
+
+    public func statistics() async throws -> UserCacheStatistics {
+        let counts = try await withDatabase { pool in try await pool.read(UserCacheQueries.counts) }
+        return UserCacheStatistics(
+            entries: counts.entries, maximumEntries: configuration.maximumEntries, sizeOnDisk: sizeOnDisk(),
+            oldestStoredAt: counts.oldest, hits: counts.hits, misses: counts.misses, location: location)
+    }
+
+    /// Deletes every entry, then checkpoints and vacuums so the deleted users leave the disk too
+    /// (best effort: another process reading at that moment only delays it).
+    public func removeAll() async throws {
+        try await write(UserCacheQueries.removeAll)
+        do {
+            try await withDatabase { pool in
+                try await pool.writeWithoutTransaction { db in
+                    // VACUUM rewrites the file through the log; the second checkpoint puts the
+                    // clean pages in the main file and empties the log.
+                    try db.checkpoint(.truncate)
+                    try db.execute(sql: "VACUUM")
+                    try db.checkpoint(.truncate)
+                }
+            }
+        } catch {
+            logger?.debug("the emptied user cache \(location) could not be compacted yet; it will shrink later")
+        }
+    }
+
+    /// Closes the file (checkpointing the write-ahead log); the next call opens it again.
+    public func close() {
+        if let pool { Self.close(pool) }
+        pool = nil
+    }
+
+    // MARK: Opening and recovery
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withDatabase { pool in try await pool.write(body) }
+    }
+
+    /// Runs `operation` on the open database; when it reports damage, replaces the file and runs
+    /// it once more on the new, empty one.
+    private func withDatabase<T: Sendable>(_ operation: (DatabasePool) async throws -> T) async throws -> T {
+        let current = try openedPool()
+        do {
+            return try await operation(current)
+        } catch {
+            let failure = CacheFileError.wrap(error)
+            guard let cacheError = failure as? CacheFileError else { throw failure }
+            guard cacheError.isDamage else { throw cacheError.riderError(file: configuration.file) }
+            // Another call may already have replaced the file while this one was waiting.
+            if pool === current { try replaceDamagedFile(because: cacheError) }
+            do {
+                return try await operation(try openedPool())
+            } catch {
+                throw Self.riderError(error, file: configuration.file)
+            }
+        }
+    }
+
+    private func openedPool() throws -> DatabasePool {
+        if let pool { return pool }
+        do {
+            try prepareFolder()
+            do {
+                pool = try openAndMigrate()
+            } catch let error as CacheFileError where error.isDamage {
+                try replaceDamagedFile(because: error)
+                pool = try openAndMigrate()
+            }
+        } catch {
+            throw Self.riderError(error, file: configuration.file)
+        }
+        guard let pool else { throw RiderError.storage("the user cache \(location) could not be opened") }
+        return pool
+    }
+
+    private func openAndMigrate() throws -> DatabasePool {
+        if configuration.integrityCheck != .none, !CacheFileHeader.isPlausible(configuration.file) {
+            throw CacheFileError.failedIntegrityCheck
+        }
+        var settings = GRDB.Configuration()
+        settings.busyMode = .timeout(configuration.busyTimeout)
+        settings.label = "rider.user-cache"
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: configuration.file.path, configuration: settings)
+        } catch {
+            throw CacheFileError.wrap(error)
+        }
+        do {
+            let migrator = UserCacheSchema.migrator
+            let checksIntegrity = configuration.integrityCheck == .full
+            let superseded = try pool.read { db in
+                if checksIntegrity, try String.fetchOne(db, sql: "PRAGMA quick_check") != "ok" {
+                    throw CacheFileError.failedIntegrityCheck
+                }
+                return try migrator.hasBeenSuperseded(db)
+            }
+            if superseded { throw CacheFileError.newerSchema }
+            try Self.migrate(pool, with: migrator)
+            return pool
+        } catch {
+            // Closed before the caller may move the file aside.
+            Self.close(pool)
+            throw CacheFileError.wrap(error)
+        }
+    }
+
+    /// Applies the migrations. Two processes opening a new file at once may both try to apply
+    /// the same migration; the loser fails ("table already exists") and simply tries again,
+    /// seeing what the winner applied, until none is left.
+    private static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
+        var attempts = 0
+        while true {
+            do {
+                try migrator.migrate(pool)
+                return
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && attempts < 5 {
+                attempts += 1
+                if try pool.read(migrator.hasCompletedMigrations) { return }
+            }
+        }
+    }
+
+    /// Checkpoints the write-ahead log into the main file, then closes. (GRDB closes its
+    /// read-only connections last, and those cannot fold the log back themselves.)
+    private static func close(_ pool: DatabasePool) {
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        try? pool.close()
+    }
+
+    private func replaceDamagedFile(because error: CacheFileError) throws {
+        if let pool { Self.close(pool) }
+        pool = nil
+        let file = configuration.file
+        let aside = try CacheFileRecovery.moveAside(file, at: Date())
+        if let aside {
+            movedAside.append(aside)
+            logger?.warning("""
+                the user cache \(file.path) was unusable (\(error.damageDescription)); it was moved aside to \
+                \(aside.path) and a new, empty cache was started. Nothing is lost: the cache only holds \
+                copies of what the server has.
+                """)
+        }
+    }
+
+    /// Creates the folder, private to its owner, and an empty private file so SQLite's files
+    /// (which copy the database file's mode) are not readable by others.
+    private func prepareFolder() throws {
+        let manager = FileManager.default
+        let file = configuration.file
+        let folder = file.deletingLastPathComponent()
+        do {
+            try manager.createDirectory(at: folder, withIntermediateDirectories: true,
+                                        attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw CacheFileError.fileSystem("cannot create the cache folder \(folder.path); check its permissions, "
+                + "or set RIDER_CACHE=memory")
+        }
+        // O_EXCL: never truncate a file another process has just created and started to fill.
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            closeDescriptor(descriptor)
+        } else if errno != EEXIST {
+            throw CacheFileError.fileSystem("cannot create the user cache \(file.path); is the folder writable?")
+        }
+    }
+
+    private nonisolated func sizeOnDisk() -> Int64 {
+        [configuration.file.path, configuration.file.path + "-wal"].reduce(Int64(0)) { total, path in
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+            return total + (size ?? 0)
+        }
+    }
+
+    private static func riderError(_ error: any Error, file: URL) -> any Error {
+        if error is RiderError || error is CancellationError { return error }
+        if let cacheError = CacheFileError.wrap(error) as? CacheFileError { return cacheError.riderError(file: file) }
+        return RiderError.storage("the user cache \(file.path) failed")
+    }
+}
+
+/// At file scope, where `close` is the C function rather than ``SQLiteUserCache/close()``.
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
+}

@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+import RiderDomain
+
+/// The SQL of the user cache, one function per operation, each run inside a transaction the
+/// caller opens. User input reaches SQL only as bound arguments, and search text only as an
+/// `FTS5Pattern` built from its words, never as raw MATCH syntax.
+enum UserCacheQueries {
+    /// Inserts or updates a user. An entity tag survives an update that leaves every field as it
+    /// was, and is dropped by one that changes a field, unless a new tag comes with it.
+    /// (SQLite evaluates every `SET` expression against the row as it was before the update.)
+    static let upsert = """
+        INSERT INTO user (id, email, display_name, role, rider_type, created_at, stored_at, entity_tag, last_used)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(id) DO UPDATE SET
+            entity_tag = CASE
+                WHEN excluded.entity_tag IS NOT NULL THEN excluded.entity_tag
+                WHEN email IS excluded.email AND display_name IS excluded.display_name AND role IS excluded.role
+                    AND rider_type IS excluded.rider_type AND created_at IS excluded.created_at THEN entity_tag
+                ELSE NULL
+            END,
+            email = excluded.email,
+            display_name = excluded.display_name,
+            role = excluded.role,
+            rider_type = excluded.rider_type,
+            created_at = excluded.created_at,
+            stored_at = excluded.stored_at,
+            last_used = excluded.last_used
+        """
+
+    /// Stores `records` as the most recently used entries, then evicts past `maximumEntries`.
+    static func store(_ records: [UserRecord], maximumEntries: Int, in db: Database) throws {
+        guard !records.isEmpty else { return }
+        var sequence = try nextUse(in: db)
+        let statement = try db.cachedStatement(sql: upsert)
+        for record in records {
+            var arguments = record.upsertArguments
+            arguments += [sequence]
+            try statement.execute(arguments: arguments)
+            sequence += 1
+        }
+        try evict(keeping: maximumEntries, in: db)
+    }
+
+    /// The entry for `id`, marked as just used, with the hit or miss counted.
+    static func user(id: String, in db: Database) throws -> UserRecord? {
+        let record = try UserRecord.fetchOne(
+            db, sql: "SELECT \(UserRecord.selection) FROM user WHERE id = ?", arguments: [id])
+        if record != nil {
+            try db.execute(sql: "UPDATE user SET last_used = ? WHERE id = ?", arguments: [try nextUse(in: db), id])
+        }
+        try db.execute(sql: "UPDATE cache_counter SET value = value + 1 WHERE name = ?",
+                       arguments: [record == nil ? "misses" : "hits"])
+        return record
+    }
+
+    /// Restamps an entry the server confirmed unchanged.
+    static func markRevalidated(id: String, at date: Date, in db: Database) throws {
+        try db.execute(sql: "UPDATE user SET stored_at = ?, last_used = ? WHERE id = ?",
+                       arguments: [date.timeIntervalSince1970, try nextUse(in: db), id])
+    }
+
+    /// A page of users matching every word of `query` as a prefix, best bm25 match first
+    /// (a display-name match weighs more than an email match).
+    static func search(_ query: String, page: PageRequest, in db: Database) throws -> UserPage {
+        guard let pattern = FTS5Pattern(matchingAllPrefixesIn: query) else {
+            return UserPage(users: [], total: 0, page: page.page, limit: page.limit, hasNext: false, source: .cache)
+        }
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM user_fts WHERE user_fts MATCH ?",
+                                     arguments: [pattern]) ?? 0
+        let records = try UserRecord.fetchAll(db, sql: """
+            SELECT \(UserRecord.selection)
+            FROM user_fts JOIN user ON user.key = user_fts.rowid
+            WHERE user_fts MATCH ?
+            ORDER BY bm25(user_fts, 4.0, 1.0), user.display_name, user.id
+            LIMIT ? OFFSET ?
+            """, arguments: [pattern, page.limit, (page.page - 1) * page.limit])
+        let shown = (page.page - 1) * page.limit + records.count
+        return UserPage(
+            users: records.map { $0.toDomain() }, total: total, page: page.page, limit: page.limit,
+            hasNext: shown < total, source: .cache,
+            oldestStoredAt: records.map(\.storedAt).min().map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// Entries, oldest stored entry, hits and misses.
+    static func counts(in db: Database) throws -> (entries: Int, oldest: Date?, hits: Int, misses: Int) {
+        let entries = try Int.fetchOne(db, sql: "SELECT count(*) FROM user") ?? 0
+        let oldest = try Double.fetchOne(db, sql: "SELECT min(stored_at) FROM user")
+        let hits = try Int.fetchOne(db, sql: "SELECT value FROM cache_counter WHERE name = 'hits'") ?? 0
+        let misses = try Int.fetchOne(db, sql: "SELECT value FROM cache_counter WHERE name = 'misses'") ?? 0
+        return (entries, oldest.map(Date.init(timeIntervalSince1970:)), hits, misses)
+    }
+
+    /// Deletes one entry (the FTS trigger drops it from the index).
+    static func remove(id: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM user WHERE id = ?", arguments: [id])
+    }
+
+    /// Deletes every entry and resets the counters. FTS5 keeps deleted terms in its segments
+    /// until they are merged, so the index is emptied explicitly (`delete-all`): a cleared cache
+    /// must not keep the names it held, not even as index terms.
+    static func removeAll(in db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM user;
+            INSERT INTO user_fts(user_fts) VALUES ('delete-all');
+            UPDATE cache_counter SET value = 0;
+            """)
+    }
+
+    /// Deletes the least recently used entries beyond `maximumEntries`.
+    static func evict(keeping maximumEntries: Int, in db: Database) throws {
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM user") ?? 0
+        guard count > maximumEntries else { return }
+        try db.execute(sql: "DELETE FROM user WHERE key IN (SELECT key FROM user ORDER BY last_used LIMIT ?)",
+                       arguments: [count - maximumEntries])
+    }
+
+    /// The next number of the least-recently-used sequence (shared by every process on the file,
+    /// since it is read inside the writing transaction).
+    private static func nextUse(in db: Database) throws -> Int64 {
+        (try Int64.fetchOne(db, sql: "SELECT max(last_used) FROM user") ?? 0) + 1
+    }
+}

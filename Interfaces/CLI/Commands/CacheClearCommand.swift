@@ -1,0 +1,26 @@
+import ArgumentParser
+import RiderKit
+
+/// `rider cache clear`: empties the user cache of the configured server.
+struct CacheClearCommand: GlobalOptionsCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clear",
+        abstract: "Remove every cached user (the session is kept).",
+        discussion: """
+            Nothing is lost: the server has every user, and the cache fills again as you search. \
+            The file is compacted so removed users leave the disk too.
+
+            Example:
+              rider cache clear
+            """
+    )
+
+    @OptionGroup(title: "Global Options") var global: GlobalOptions
+
+    func run() async throws {
+        let context = try CommandContext(global)
+        let removed = try await context.rider.clearCache()
+        let output = CacheClearOutput(removed: removed, location: try await context.rider.cacheStatistics().location)
+        try context.print(json: output, lines: [output.line])
+    }
+}

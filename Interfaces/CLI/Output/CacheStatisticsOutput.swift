@@ -1,0 +1,71 @@
+import Foundation
+import RiderKit
+
+/// What `rider cache stats` prints.
+struct CacheStatisticsOutput: Encodable, Sendable {
+    let server: String
+    let location: String
+    let entries: Int
+    let maximumEntries: Int
+    let sizeOnDiskBytes: Int64
+    let oldestStoredAt: Date?
+    let hits: Int
+    let misses: Int
+
+    enum CodingKeys: String, CodingKey {
+        case server, location, entries, hits, misses
+        case maximumEntries = "maximum_entries"
+        case sizeOnDiskBytes = "size_on_disk_bytes"
+        case oldestStoredAt = "oldest_stored_at"
+    }
+
+    init(_ statistics: UserCacheStatistics, server: String) {
+        self.server = server
+        location = statistics.location
+        entries = statistics.entries
+        maximumEntries = statistics.maximumEntries
+        sizeOnDiskBytes = statistics.sizeOnDisk
+        oldestStoredAt = statistics.oldestStoredAt
+        hits = statistics.hits
+        misses = statistics.misses
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(server, forKey: .server)
+        try container.encode(location, forKey: .location)
+        try container.encode(entries, forKey: .entries)
+        try container.encode(maximumEntries, forKey: .maximumEntries)
+        try container.encode(sizeOnDiskBytes, forKey: .sizeOnDiskBytes)
+        try container.encode(oldestStoredAt, forKey: .oldestStoredAt)
+        try container.encode(hits, forKey: .hits)
+        try container.encode(misses, forKey: .misses)
+    }
+
+    var lines: [String] {
+        let lookups = hits + misses
+        let rate = lookups == 0 ? "no lookups yet" : "\(hits * 100 / lookups) % hits"
+        return HumanFormat.block([
+            ("server", server),
+            ("location", location),
+            ("entries", "\(entries) of at most \(maximumEntries)"),
+            ("size on disk", Self.bytes(sizeOnDiskBytes)),
+            ("oldest entry", oldestStoredAt.map { "\(HumanFormat.date($0)) (\(HumanFormat.duration(Date().timeIntervalSince($0))) ago)" } ?? "-"),
+            ("hits", "\(hits)"),
+            ("misses", "\(misses) (\(rate))"),
+        ])
+    }
+
+    /// `812 B`, `1.4 MB`: decimal units, one decimal.
+    static func bytes(_ count: Int64) -> String {
+        guard count >= 1_000 else { return "\(count) B" }
+        let units = ["kB", "MB", "GB", "TB"]
+        var value = Double(count) / 1_000
+        var unit = 0
+        while value >= 1_000, unit < units.count - 1 {
+            value /= 1_000
+            unit += 1
+        }
+        return String(format: "%.1f", value) + " " + units[unit]
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import Logging
+import RiderDomain
+import RiderInfrastructure
+
+/// A temporary folder holding one cache file, with helpers to open caches on it.
+struct CacheFolder {
+    let directory: TemporaryDirectory
+    /// `<temp>/rider/users.sqlite`, so opening the cache also creates a folder.
+    let file: URL
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        file = directory.url.appendingPathComponent("rider", isDirectory: true).appendingPathComponent("users.sqlite")
+    }
+
+    /// A cache on the file; each call is a separate connection pool, like another process.
+    func cache(maximumEntries: Int = 1_000, logger: Logger? = nil) -> SQLiteUserCache {
+        SQLiteUserCache(configuration: .init(file: file, maximumEntries: maximumEntries), logger: logger)
+    }
+
+    /// The names of the files next to the cache file.
+    func siblings() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path).sorted()
+    }
+
+    func remove() { directory.remove() }
+}

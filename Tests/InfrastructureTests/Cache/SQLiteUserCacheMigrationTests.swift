@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+@testable import RiderInfrastructure
+import RiderDomain
+import Testing
+
+@Suite("SQLiteUserCache: schema migrations")
+struct SQLiteUserCacheMigrationTests {
+    @Test("an empty file is migrated to the latest schema")
+    func fromEmpty() async throws {
+        let folder = try CacheFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(at: folder.file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: folder.file.path, contents: nil))
+
+        let cache = folder.cache()
+        try await cache.store([CacheSamples.riders[0]], at: CacheSamples.epoch)
+        await cache.close()
+
+        let applied = try await DatabaseQueue(path: folder.file.path).read { db in
+            try UserCacheSchema.migrator.appliedIdentifiers(db)
+        }
+        #expect(applied == ["v1-users-and-search", "v2-entity-tags-and-counters"])
+    }
+
+    @Test("a file of the first schema keeps its users, which stay searchable, after the upgrade")
+    func fromPreviousVersion() async throws {
+        let folder = try CacheFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(at: folder.file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let old = try DatabaseQueue(path: folder.file.path)
+        try UserCacheSchema.migrator.migrate(old, upTo: "v1-users-and-search")
+        try await old.write { db in
+            try db.execute(sql: """
+                INSERT INTO user (id, email, display_name, role, rider_type, created_at, stored_at, last_used)
+                VALUES ('u_000007', 'jose@example.com', 'José Old', 'user', 'mentor', NULL, ?, 1)
+                """, arguments: [CacheSamples.epoch.timeIntervalSince1970])
+        }
+        try old.close()
+
+        let cache = folder.cache()
+        let cached = try #require(try await cache.user(id: "u_000007"))
+
+        #expect(cached.displayName == "José Old" && cached.riderType == .mentor)
+        #expect(cached.entityTag == nil)
+        #expect(cached.storedAt == CacheSamples.epoch)
+        #expect(try await cache.search("jose", page: PageRequest()).users.map(\.id) == ["u_000007"])
+        #expect(try await cache.statistics().hits == 1)
+        #expect(await cache.recoveredFiles.isEmpty, "an older file is upgraded, not replaced")
+    }
+}

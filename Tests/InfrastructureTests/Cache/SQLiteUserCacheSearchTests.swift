@@ -1,0 +1,118 @@
+import Foundation
+import RiderDomain
+import RiderInfrastructure
+import Testing
+
+@Suite("SQLiteUserCache: FTS5 search")
+struct SQLiteUserCacheSearchTests {
+    private func cacheWithRiders() async throws -> (CacheFolder, SQLiteUserCache) {
+        let folder = try CacheFolder()
+        let cache = folder.cache()
+        try await cache.store(CacheSamples.riders, at: CacheSamples.epoch)
+        return (folder, cache)
+    }
+
+    private func ids(_ page: UserPage) -> Set<String> { Set(page.users.map(\.id.rawValue)) }
+
+    @Test("a prefix finds every user with a word of the name or email starting with it", arguments: [
+        ("jo", ["u_000001", "u_000002", "u_000004", "u_000005"]),
+        ("jon", ["u_000002"]),
+        ("ada", ["u_000003"]),
+        ("dupont", ["u_000005"]),
+        ("garc", ["u_000001"]),
+    ])
+    func prefix(query: String, expected: [String]) async throws {
+        let (folder, cache) = try await cacheWithRiders()
+        defer { folder.remove() }
+
+        let page = try await cache.search(query, page: PageRequest())
+
+        #expect(ids(page) == Set(expected))
+        #expect(page.total == expected.count)
+        #expect(page.source == .cache)
+    }
+
+    @Test("case and diacritics are ignored both ways", arguments: [
+        ("jose", "u_000001"), ("JOSÉ", "u_000001"), ("garcía", "u_000001"), ("zoe", "u_000004"),
+        ("chloe", "u_000005"), ("CHLOÉ", "u_000005"),
+    ])
+    func folding(query: String, expected: String) async throws {
+        let (folder, cache) = try await cacheWithRiders()
+        defer { folder.remove() }
+
+        #expect(ids(try await cache.search(query, page: PageRequest())) == [expected])
+    }
+
+    @Test("every word must match: 'jo gar' finds José García only")
+    func allWords() async throws {
+        let (folder, cache) = try await cacheWithRiders()
+        defer { folder.remove() }
+
+        #expect(ids(try await cache.search("jo gar", page: PageRequest())) == ["u_000001"])
+    }
+
+    @Test("a match in the display name ranks above a match in the email only (bm25)")
+    func ranking() async throws {
+        let (folder, cache) = try await cacheWithRiders()
+        defer { folder.remove() }
+
+        let page = try await cache.search("johanna jo", page: PageRequest())
+        #expect(page.users.map(\.id) == ["u_000005"])
+        let jo = try await cache.search("jo", page: PageRequest())
+        #expect(jo.users.last?.id == "u_000005", "Chloé matches 'jo' only through her email")
+    }
+
+    @Test("FTS5 syntax in the query is searched for as words, never run", arguments: [
+        "\"jo", "jo*", "jo OR ada", "NEAR(jo ada)", "display_name:jo", "jo AND", "*", "(", "-jo", "^jo", "'; DROP TABLE user; --",
+    ])
+    func hostileInput(query: String) async throws {
+        let (folder, cache) = try await cacheWithRiders()
+        defer { folder.remove() }
+
+        let page = try await cache.search(query, page: PageRequest())
+
+        #expect(page.total == page.users.count)
+        #expect(try await cache.statistics().entries == CacheSamples.riders.count)
+    }
+
+    @Test("a query with no words finds nothing")
+    func noWords() async throws {
+        let (folder, cache) = try await cacheWithRiders()
+        defer { folder.remove() }
+
+        #expect(try await cache.search("  !? ", page: PageRequest()).total == 0)
+    }
+
+    @Test("pages split the results like the server: total, page, limit and hasNext")
+    func pagination() async throws {
+        let folder = try CacheFolder()
+        defer { folder.remove() }
+        let cache = folder.cache()
+        try await cache.store((1...25).map { CacheSamples.user($0, "Rider \($0)") }, at: CacheSamples.epoch)
+
+        let first = try await cache.search("rider", page: PageRequest(page: 1, limit: 10))
+        let last = try await cache.search("rider", page: PageRequest(page: 3, limit: 10))
+        let beyond = try await cache.search("rider", page: PageRequest(page: 4, limit: 10))
+
+        #expect(first.users.count == 10 && first.total == 25 && first.hasNext)
+        #expect(last.users.count == 5 && !last.hasNext && last.page == 3 && last.limit == 10)
+        #expect(beyond.users.isEmpty && beyond.total == 25 && !beyond.hasNext)
+        let all = Set((first.users + (try await cache.search("rider", page: PageRequest(page: 2, limit: 10))).users
+            + last.users).map(\.id))
+        #expect(all.count == 25, "pages neither overlap nor skip")
+        #expect(first.oldestStoredAt == CacheSamples.epoch)
+    }
+
+    @Test("a renamed user is found by the new name and no longer by the old")
+    func indexFollowsUpdates() async throws {
+        let (folder, cache) = try await cacheWithRiders()
+        defer { folder.remove() }
+        var ada = CacheSamples.riders[2]
+        ada.displayName = "Augusta King"
+
+        try await cache.store([ada], at: CacheSamples.epoch)
+
+        #expect(ids(try await cache.search("augusta", page: PageRequest())) == ["u_000003"])
+        #expect(try await cache.search("lovelace", page: PageRequest()).total == 0)
+    }
+}
