@@ -22,7 +22,7 @@ struct VaultCommandTests {
     func fallsBackWithoutDBus(bus: String?) async throws {
         let sandbox = try Sandbox(server: URL(string: "http://127.0.0.1:9"))
         defer { sandbox.remove() }
-        var environment = ["RIDER_KEYRING_TIMEOUT": "30"]
+        var environment = ["RIDER_KEYRING_TIMEOUT": "60"]
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus
         let started = ContinuousClock.now
         let run = try await rider(sandbox, ["vault", "status", "--json"], environment: environment)
@@ -33,8 +33,8 @@ struct VaultCommandTests {
         #expect(status["backend"] as? String == "encrypted-file", "\(run)")
         #expect((status["reason"] as? String)?.contains("falling back to the encrypted file") == true, "\(run)")
         #expect(status["setting"] as? String == "automatic")
-        // A 30 s keyring timeout was allowed; the fallback must come from failing fast, not from it.
-        #expect(elapsed < .seconds(15), "took \(elapsed)")
+        // The longest keyring timeout was allowed; the fallback must come from failing fast, not from it.
+        #expect(elapsed < .seconds(45), "took \(elapsed)")
     }
 
     @Test("--verbose logs the vault choice and its reason at info level")

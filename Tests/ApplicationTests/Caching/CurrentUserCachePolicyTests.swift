@@ -23,7 +23,7 @@ struct CurrentUserCachePolicyTests {
         let harness = try UseCaseHarness.signedIn()
         try await harness.cache.store([User(id: Fixtures.userID, email: Fixtures.email, displayName: "Ada")],
                                       at: harness.clock.now)
-        harness.transport.stub(.get, "/auth/me", times: 1, with: .failure(Self.unreachable))
+        harness.transport.stub(.get, "/auth/me", times: RetryPolicy.standard.maxAttempts, with: .failure(Self.unreachable))
 
         let me = try await harness.currentUser(policy: .networkFirst)
 

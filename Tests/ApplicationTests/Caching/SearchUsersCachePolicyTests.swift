@@ -7,6 +7,8 @@ import TestSupport
 @Suite("SearchUsers cache policies and offline answers")
 struct SearchUsersCachePolicyTests {
     static let unreachable = RiderError.serverUnreachable(reason: "connection refused")
+    /// A server that is down stays down for every attempt of the GET's retry policy.
+    static let attempts = RetryPolicy.standard.maxAttempts
 
     let harness: UseCaseHarness
     let refreshes = BackgroundRefreshes()
@@ -19,13 +21,17 @@ struct SearchUsersCachePolicyTests {
         SearchUsers(api: harness.api, cache: harness.cache, clock: harness.clock, refreshes: refreshes)
     }
 
-    func cacheRiders() async throws {
+    /// Caches three riders, then moves the clock two minutes on; returns when they were stored.
+    @discardableResult
+    func cacheRiders() async throws -> Date {
+        let storedAt = harness.clock.now
         try await harness.cache.store([
             User(id: "u_000002", email: "jose@example.com", displayName: "José García"),
             User(id: "u_000003", email: "jonas@example.com", displayName: "Jonas Berg"),
             User(id: "u_000004", email: "ada@example.com", displayName: "Ada Lovelace"),
-        ], at: harness.clock.now)
+        ], at: storedAt)
         harness.clock.advance(by: 120)
+        return storedAt
     }
 
     static let serverPage = StubReply.successful(Fixtures.userPage(
@@ -43,20 +49,20 @@ struct SearchUsersCachePolicyTests {
     @Test("with the server down or too slow, the search answers from the cache, marked offline, with its age",
           arguments: [unreachable, RiderError.timedOut])
     func offline(failure: RiderError) async throws {
-        try await cacheRiders()
-        harness.transport.stub(.get, "/users/search", times: 1, with: .failure(failure))
+        let storedAt = try await cacheRiders()
+        harness.transport.stub(.get, "/users/search", times: Self.attempts, with: .failure(failure))
 
         let page = try await searchUsers("jo", page: PageRequest())
 
         #expect(page.source == .offline(reason: failure))
         #expect(Set(page.users.map(\.id)) == ["u_000002", "u_000003"])
         #expect(page.total == 2 && !page.hasNext)
-        #expect(page.oldestStoredAt == harness.clock.now.addingTimeInterval(-120))
+        #expect(page.oldestStoredAt == storedAt)
     }
 
     @Test("offline with nothing cached is an empty page marked offline, not an error")
     func offlineEmpty() async throws {
-        harness.transport.stub(.get, "/users/search", times: 1, with: .failure(Self.unreachable))
+        harness.transport.stub(.get, "/users/search", times: Self.attempts, with: .failure(Self.unreachable))
 
         let page = try await searchUsers("zz", page: PageRequest())
 
@@ -75,7 +81,7 @@ struct SearchUsersCachePolicyTests {
     @Test("network-only with the server down fails")
     func networkOnlyDown() async throws {
         try await cacheRiders()
-        harness.transport.stub(.get, "/users/search", times: 1, with: .failure(Self.unreachable))
+        harness.transport.stub(.get, "/users/search", times: Self.attempts, with: .failure(Self.unreachable))
 
         await #expect(throws: Self.unreachable) {
             try await searchUsers("jo", page: PageRequest(), policy: .networkOnly)

@@ -5,7 +5,10 @@ import Testing
 /// Runs `body` with a fresh reference server and a sandbox pointed at it, then stops the server
 /// and removes the sandbox whatever happened.
 func withReferenceServer(
-    _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(seedUsers: 300),
+    // Access tokens outlive the slowest run on a loaded 2-core machine, so no refresh happens
+    // unless a test asks for one (`expireAccessTokens`).
+    _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(seedUsers: 300,
+                                                                                 accessTokenTTL: .seconds(3600)),
     _ body: (RunningReferenceServer, Sandbox) async throws -> Void
 ) async throws {
     let server = try await ReferenceServer.start(configuration)

@@ -56,7 +56,7 @@ enum RiderProcess {
     ///   - stdin: written to the child's standard input, which is then closed; `nil` gives it
     ///     `/dev/null`.
     static func run(_ arguments: [String], environment: [String: String], stdin: String?, scratch: URL,
-                    timeout: Duration = .seconds(20), executable name: String = "rider") async throws -> RiderRun {
+                    timeout: Duration = .seconds(90), executable name: String = "rider") async throws -> RiderRun {
         let process = Process()
         process.executableURL = try executable(named: name)
         process.arguments = arguments

@@ -37,6 +37,14 @@ struct Sandbox: Sendable {
         return run
     }
 
+    /// Runs `rider` with this sandbox's environment plus `extra` and records its output.
+    func rider(_ arguments: [String], environment extra: [String: String], stdin: String? = nil) async throws -> RiderRun {
+        let run = try await RiderProcess.run(arguments, environment: environment.merging(extra) { $1 }, stdin: stdin,
+                                             scratch: root.appendingPathComponent("io"))
+        await transcript.record(run)
+        return run
+    }
+
     /// Logs in as the reference server's demo account.
     func loginAsDemo(_ extra: String...) async throws -> RiderRun {
         let arguments = ["login", "--email", Demo.email, "--password-stdin"] + extra

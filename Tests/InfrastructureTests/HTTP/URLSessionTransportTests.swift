@@ -55,12 +55,13 @@ struct URLSessionTransportTests {
         #expect(json?["token_type"] as? String == "Bearer")
     }
 
-    @Test("nothing listening on the port → serverUnreachable, quickly")
+    // A refused connection must not wait for the (deliberately long) request timeout; the time
+    // limit catches that without asserting a speed.
+    @Test("nothing listening on the port → serverUnreachable, not a timeout", .timeLimit(.minutes(1)))
     func connectionRefused() async throws {
         let port = try closedLoopbackPort()
-        let transport = URLSessionTransport(configuration: .init(timeout: 5))
+        let transport = URLSessionTransport(configuration: .init(timeout: 300))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/auth/me"))
-        let started = ContinuousClock.now
 
         await #expect {
             _ = try await transport.send(HTTPRequest(method: .get, url: url))
@@ -68,7 +69,6 @@ struct URLSessionTransportTests {
             guard case RiderError.serverUnreachable = error else { return false }
             return true
         }
-        #expect(ContinuousClock.now - started < .seconds(4))
     }
 
     @Test("a server that never answers → timedOut after the request's timeout")

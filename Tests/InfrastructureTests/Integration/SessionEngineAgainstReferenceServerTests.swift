@@ -11,7 +11,7 @@ import Testing
 struct SessionEngineAgainstReferenceServerTests {
     @Test("1,000 concurrent requests on an expired token: the server counts exactly one refresh, all succeed")
     func refreshStorm() async throws {
-        let harness = try await ReferenceServerHarness.start(.init(seedUsers: 10, accessTokenTTL: .seconds(5)))
+        let harness = try await ReferenceServerHarness.start(.init(seedUsers: 10, accessTokenTTL: .seconds(3600)))
         defer { Task { await harness.stop() } }
         _ = try await harness.login(ReferenceServerHarness.demo)
         await harness.server.store.expireAccessTokens()
