@@ -3,19 +3,20 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test deps build build-tests check test-swift clean bench-cache
+.PHONY: help demo test deps build build-tests check test-swift race-check clean bench-cache
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
 	@echo "make test   install what is missing, build, run every check and test"
 	@echo "make build  debug build of the library, the rider CLI and rider-server"
 	@echo "make clean  remove build products"
+	@echo "make race-check  the session engine's concurrency scenarios under ThreadSanitizer (part of make test)"
 	@echo "make bench-cache  release-mode user cache benchmark next to raw sqlite3 (docs/performance.md)"
 
 demo: deps build
 	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
 
-test: deps build-tests check test-swift
+test: deps build-tests check test-swift race-check
 
 deps:
 	scripts/install-deps.sh
@@ -36,8 +37,13 @@ check:
 test-swift:
 	RIDER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/with-keyring.sh $(SWIFT) test --skip-build
 
+# The session engine's concurrency scenarios (1,000 concurrent 401s, proactive refresh, logout
+# racing a refresh) with Domain and Application built under ThreadSanitizer; any data race fails.
+race-check:
+	cd Sanitizers && $(SWIFT) build --sanitize=thread && TSAN_OPTIONS=halt_on_error=1 ./.build/debug/rider-race-check
+
 bench-cache: deps
 	cd Benchmarks && $(SWIFT) build -c release --product rider-cache-bench && ./.build/release/rider-cache-bench
 
 clean:
-	rm -rf .build .venv Benchmarks/.build
+	rm -rf .build .venv Benchmarks/.build Sanitizers/.build

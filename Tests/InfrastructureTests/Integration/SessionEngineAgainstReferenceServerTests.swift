@@ -9,7 +9,9 @@ import Testing
 /// refresh tokens and counts every grant.
 @Suite("Session engine against the reference server")
 struct SessionEngineAgainstReferenceServerTests {
-    @Test("1,000 concurrent requests on an expired token: the server counts exactly one refresh, all succeed")
+    // 300, not more: every test shares this process and its 2 cores, and a larger storm starves the other
+    // in-process servers. The 1,000-request storm runs in-memory under ThreadSanitizer (make race-check).
+    @Test("300 concurrent requests on an expired token: the server counts exactly one refresh, all succeed")
     func refreshStorm() async throws {
         let harness = try await ReferenceServerHarness.start(.init(seedUsers: 10, accessTokenTTL: .seconds(3600)))
         defer { Task { await harness.stop() } }
@@ -17,13 +19,13 @@ struct SessionEngineAgainstReferenceServerTests {
         await harness.server.store.expireAccessTokens()
 
         let succeeded = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for _ in 0..<1000 { group.addTask { try await harness.getRider().userID == "u_000000" } }
+            for _ in 0..<300 { group.addTask { try await harness.getRider().userID == "u_000000" } }
             var count = 0
             for try await ok in group where ok { count += 1 }
             return count
         }
 
-        #expect(succeeded == 1000)
+        #expect(succeeded == 300)
         #expect(await harness.server.store.stats().refreshGrants == 1)
         #expect(await harness.sessions.refreshCount == 1)
     }

@@ -1,0 +1,6 @@
+import Foundation
+import RiderDomain
+
+struct WallClock: Clock {
+    var now: Date { Date() }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import RiderApplication
+import RiderDomain
+
+// Concurrency scenarios of the session engine, run under ThreadSanitizer by `make race-check`.
+// A data race aborts the process (TSAN_OPTIONS=halt_on_error=1); a broken promise exits 1.
+
+var failures = 0
+@MainActor func check(_ condition: Bool, _ message: String) {
+    if condition {
+        print("ok    \(message)")
+    } else {
+        print("FAIL  \(message)")
+        failures += 1
+    }
+}
+
+func harness(expiresIn lifetime: TimeInterval) throws -> (FakeServer, SessionEngine, GetRider) {
+    let server = FakeServer(accessToken: "access-0", refreshToken: "refresh-0")
+    let configuration = try APIConfiguration(baseURL: URL(string: "https://api.example.test")!)
+    let session = Session(accessToken: "access-0", refreshToken: "refresh-0",
+                          expiresAt: Date().addingTimeInterval(lifetime), userID: "u_000001", role: .user,
+                          issuedAt: Date().addingTimeInterval(-60))
+    let sessions = SessionEngine(configuration: configuration, transport: server, vault: MemoryVault(session),
+                                 clock: WallClock())
+    return (server, sessions, GetRider(api: APIClient(configuration: configuration, transport: server, sessions: sessions)))
+}
+
+func storm(_ count: Int, _ getRider: GetRider) async -> (succeeded: Int, errors: [String]) {
+    await withTaskGroup(of: String?.self) { group in
+        for _ in 0..<count {
+            group.addTask {
+                do {
+                    _ = try await getRider()
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            }
+        }
+        var errors: [String] = []
+        for await error in group { if let error { errors.append(error) } }
+        return (count - errors.count, errors)
+    }
+}
+
+do {
+    // 1. Reactive: the server rejects the token every request holds.
+    let (server, sessions, getRider) = try harness(expiresIn: 3600)
+    await server.expireAccessTokens()
+    let result = await storm(1000, getRider)
+    check(result.succeeded == 1000, "1,000 concurrent 401s all succeed (\(result.errors.prefix(3)))")
+    check(await server.refreshGrants == 1, "1,000 concurrent 401s cause one refresh (\(await server.refreshGrants))")
+    check(await sessions.refreshCount == 1, "the engine counted one refresh")
+}
+
+do {
+    // 2. Proactive: the token is known to be expiring, so requests refresh before sending.
+    let (server, _, getRider) = try harness(expiresIn: 5)
+    let result = await storm(500, getRider)
+    check(result.succeeded == 500, "500 requests on an expiring token all succeed (\(result.errors.prefix(3)))")
+    check(await server.refreshGrants == 1, "500 requests on an expiring token cause one refresh")
+}
+
+do {
+    // 3. Observers and a logout racing a storm: no crash, no resurrected session.
+    let (server, sessions, getRider) = try harness(expiresIn: 3600)
+    await server.expireAccessTokens()
+    let states = await sessions.states()
+    let observer = Task { var seen = 0; for await _ in states { seen += 1 }; return seen }
+    async let outcome = storm(300, getRider)
+    try await Task.sleep(for: .milliseconds(2))
+    try await sessions.end()
+    let result = await outcome
+    observer.cancel()
+    let expected = result.errors.allSatisfy { $0.contains("sessionExpired") || $0.contains("notSignedIn") }
+    check(expected, "requests racing a logout either succeed or say the session ended (\(Set(result.errors)))")
+    check(try await sessions.currentSession() == nil, "a logout during a refresh stays a logout")
+    _ = await observer.value
+}
+
+if failures > 0 {
+    print("\(failures) check(s) failed")
+    exit(1)
+}
+print("all race checks passed")
