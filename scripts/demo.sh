@@ -68,6 +68,10 @@ run "$rider" profile show
 say "Search other riders (diacritics ignored: 'jose' finds José)"
 run "$rider" users search jose --limit 5
 
+say "The same search offline, from the local cache (it says where the answer came from)"
+run "$rider" users search jose --limit 5 --policy cache-only
+run "$rider" cache stats
+
 say "Refresh the session (the server rotates the refresh token)"
 run "$rider" session refresh
 
@@ -82,4 +86,4 @@ set -e
 printf '%s(exit code %d: not signed in)%s\n' "$dim" "$code" "$reset"
 [ "$code" -eq 4 ] || { echo "demo: expected exit code 4 after logout, got $code" >&2; exit 1; }
 
-printf '\n%sDemo complete: login, whoami, profile update, search, refresh and logout all succeeded.%s\n' "$green" "$reset"
+printf '\n%sDemo complete: login, whoami, profile update, search (online and from the cache), refresh and logout all succeeded.%s\n' "$green" "$reset"
