@@ -20,8 +20,10 @@ struct ReferenceServerHarness {
                       cache: (any UserCache)? = nil) async throws -> ReferenceServerHarness
     {
         let server = try await ReferenceServer.start(configuration)
-        let api = try APIConfiguration(baseURL: server.baseURL, requestTimeout: 10)
-        let transport = URLSessionTransport()
+        // Generous timeouts: the whole suite shares two cores, and a request that times out in a
+        // queue would turn a correctness test into a speed test.
+        let api = try APIConfiguration(baseURL: server.baseURL, requestTimeout: 60)
+        let transport = URLSessionTransport(configuration: .init(timeout: 60))
         let vault = InMemoryTokenVault()
         let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: SystemClock())
         return ReferenceServerHarness(

@@ -151,7 +151,7 @@ public final class StubTransport: HTTPTransport {
     /// - Throws: ``RiderError/timedOut`` (and an `Issue`) when they do not arrive in time;
     ///   `CancellationError` when cancelled.
     public func waitForRequests(
-        _ method: HTTPMethod, _ path: String, count: Int = 1, timeout: Duration = .seconds(5),
+        _ method: HTTPMethod, _ path: String, count: Int = 1, timeout: Duration = .seconds(60),
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         let deadline = ContinuousClock.now.advanced(by: timeout)
