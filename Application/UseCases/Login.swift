@@ -15,7 +15,8 @@ public struct Login: Sendable {
         self.clock = clock
     }
 
-    /// - Returns: the new session (it is already stored when this returns).
+    /// - Returns: the new session (it is already stored when this returns). When it cannot be
+    ///   stored, the tokens just issued are revoked on the server before the error is thrown.
     /// - Throws: ``RiderError/invalidInput(_:)`` for an empty email or password,
     ///   ``RiderError/invalidCredentials``, ``RiderError/serverUnreachable(reason:)``,
     ///   ``RiderError/malformedResponse(_:)``, ``RiderError/storage(_:)``.
@@ -42,7 +43,21 @@ public struct Login: Sendable {
             session.userID = me.id
             if session.role == nil { session.role = me.role }
         }
-        try await sessions.establish(session)
+        do {
+            try await sessions.establish(session)
+        } catch {
+            // The server issued tokens nobody can keep (for example the vault has no passphrase):
+            // revoke them rather than leave a live refresh token behind, then report the failure.
+            await revokeQuietly(session)
+            throw error
+        }
         return session
+    }
+
+    private func revokeQuietly(_ session: Session) async {
+        if let refreshToken = session.refreshToken {
+            _ = try? await api.send(API.revoke(refreshToken, hint: "refresh_token", in: api.configuration))
+        }
+        _ = try? await api.send(API.revoke(session.accessToken, hint: "access_token", in: api.configuration))
     }
 }

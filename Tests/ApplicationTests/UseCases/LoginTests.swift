@@ -25,6 +25,25 @@ struct LoginTests {
         #expect(try await harness.sessions.currentSession() == session)
     }
 
+    @Test("when the session cannot be stored, the tokens just issued are revoked and the storage error is reported")
+    func revokesWhatItCannotKeep() async throws {
+        let harness = try UseCaseHarness()
+        harness.transport.stub(.post, tokenPath, times: 1, with: .successful(Fixtures.tokenResponse()))
+        harness.transport.stub(.post, "/auth/revoke", times: 2, with: .successful())
+        await harness.vault.failSaves()
+
+        let error = await #expect(throws: RiderError.self) { try await harness.login(Fixtures.credentials) }
+
+        guard case .storage? = error else {
+            Issue.record("expected .storage, got \(String(describing: error))")
+            return
+        }
+        let revoked = harness.transport.requests(.post, "/auth/revoke").map(\.formFields)
+        #expect(revoked.map { $0["token"] } == [Fixtures.refreshToken, Fixtures.accessToken])
+        #expect(await harness.vault.storedSession == nil)
+        #expect(try await harness.sessions.currentSession() == nil)
+    }
+
     @Test("the password grant form body is complete and percent-encoded")
     func passwordGrantBody() async throws {
         let harness = try UseCaseHarness()
