@@ -48,16 +48,9 @@ public struct Login: Sendable {
         } catch {
             // The server issued tokens nobody can keep (for example the vault has no passphrase):
             // revoke them rather than leave a live refresh token behind, then report the failure.
-            await revokeQuietly(session)
+            try? await api.revoke(session)
             throw error
         }
         return session
-    }
-
-    private func revokeQuietly(_ session: Session) async {
-        if let refreshToken = session.refreshToken {
-            _ = try? await api.send(API.revoke(refreshToken, hint: "refresh_token", in: api.configuration))
-        }
-        _ = try? await api.send(API.revoke(session.accessToken, hint: "access_token", in: api.configuration))
     }
 }

@@ -48,15 +48,9 @@ public struct Logout: Sendable {
         }
         var revoked = true
         do {
-            // Revoking the refresh token ends the whole grant (RFC 7009 §2.1).
-            if let refreshToken = session.refreshToken {
-                try await api.send(API.revoke(refreshToken, hint: "refresh_token", in: api.configuration))
-            }
-            try await api.send(API.revoke(session.accessToken, hint: "access_token", in: api.configuration))
-        } catch is CancellationError {
-            revoked = false
+            try await api.revoke(session)
         } catch {
-            // Being offline must not keep anyone signed in on this machine.
+            // Being offline (or cancelled) must not keep anyone signed in on this machine.
             revoked = false
         }
         try await sessions.end()

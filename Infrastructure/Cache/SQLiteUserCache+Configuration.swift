@@ -45,9 +45,6 @@ extension SQLiteUserCache {
     ///   - directories: the XDG folders.
     /// - Returns: the file URL.
     public static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
-        directories.cacheHome
-            .appendingPathComponent("rider", isDirectory: true)
-            .appendingPathComponent(XDGDirectories.folderName(forOrigin: origin), isDirectory: true)
-            .appendingPathComponent("users.sqlite")
+        directories.cacheFolder(forOrigin: origin).appendingPathComponent("users.sqlite")
     }
 }

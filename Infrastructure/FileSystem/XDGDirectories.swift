@@ -25,6 +25,21 @@ public struct XDGDirectories: Hashable, Sendable {
         configHome = directory("XDG_CONFIG_HOME", default: ".config")
     }
 
+    /// `$XDG_STATE_HOME/rider/<server>/`: the session and its refresh lock for one server.
+    public func stateFolder(forOrigin origin: String) -> URL {
+        Self.serverFolder(in: stateHome, forOrigin: origin)
+    }
+
+    /// `$XDG_CACHE_HOME/rider/<server>/`: the cached users of one server.
+    public func cacheFolder(forOrigin origin: String) -> URL {
+        Self.serverFolder(in: cacheHome, forOrigin: origin)
+    }
+
+    private static func serverFolder(in base: URL, forOrigin origin: String) -> URL {
+        base.appendingPathComponent("rider", isDirectory: true)
+            .appendingPathComponent(folderName(forOrigin: origin), isDirectory: true)
+    }
+
     /// A folder name for a server origin that is readable and safe on any file system
     /// (`https://api.example.com:8443` → `https-api.example.com-8443`).
     public static func folderName(forOrigin origin: String) -> String {

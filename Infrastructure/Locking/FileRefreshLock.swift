@@ -24,10 +24,7 @@ public struct FileRefreshLock: RefreshLock {
 
     /// The default lock file for `origin` under `directories`: beside the session it protects.
     public static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
-        directories.stateHome
-            .appendingPathComponent("rider", isDirectory: true)
-            .appendingPathComponent(XDGDirectories.folderName(forOrigin: origin), isDirectory: true)
-            .appendingPathComponent("refresh.lock")
+        directories.stateFolder(forOrigin: origin).appendingPathComponent("refresh.lock")
     }
 
     /// - Throws: ``RiderError/storage(_:)`` when the lock file cannot be opened or another process

@@ -37,10 +37,7 @@ public actor EncryptedFileTokenVault: TokenVault {
 
     /// `$XDG_STATE_HOME/rider/<server>/session.vault`.
     public static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
-        directories.stateHome
-            .appendingPathComponent("rider", isDirectory: true)
-            .appendingPathComponent(XDGDirectories.folderName(forOrigin: origin), isDirectory: true)
-            .appendingPathComponent("session.vault")
+        directories.stateFolder(forOrigin: origin).appendingPathComponent("session.vault")
     }
 
     public nonisolated var location: String { "encrypted file \(file.path) (scrypt, AES-256-GCM, mode 0600)" }

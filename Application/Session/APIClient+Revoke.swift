@@ -1,0 +1,14 @@
+import Foundation
+import RiderDomain
+
+extension APIClient {
+    /// Revokes `session` on the server: the refresh token first, which ends the whole grant
+    /// (RFC 7009 §2.1), then the access token.
+    /// - Throws: the first failure; the access token is then not attempted.
+    func revoke(_ session: Session) async throws {
+        if let refreshToken = session.refreshToken {
+            try await send(API.revoke(refreshToken, hint: "refresh_token", in: configuration))
+        }
+        try await send(API.revoke(session.accessToken, hint: "access_token", in: configuration))
+    }
+}
