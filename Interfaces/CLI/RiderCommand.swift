@@ -43,6 +43,7 @@ struct RiderCommand: ParsableCommand {
             RegisterCommand.self,
             ProfileCommand.self,
             UsersCommand.self,
+            SportsCommand.self,
             CacheCommand.self,
         ]
     )

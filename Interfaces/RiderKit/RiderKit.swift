@@ -31,6 +31,14 @@ public struct RiderKit: Sendable {
     public let searchUsers: SearchUsers
     public let getRider: GetRider
     public let updateRider: UpdateRider
+    /// The sport catalogue, kept in memory for as long as the server allows.
+    public let listSports: ListSports
+    /// The signed-in rider's sports and levels.
+    public let listMySports: ListMySports
+    /// Adds a sport to the signed-in rider's sports or changes its level.
+    public let setMySport: SetMySport
+    /// Removes a sport from the signed-in rider's sports.
+    public let removeMySport: RemoveMySport
     /// What the user cache holds (`rider cache stats`).
     public let cacheStatistics: GetCacheStatistics
     /// Empties the user cache (`rider cache clear`); the session is kept.
@@ -71,6 +79,10 @@ public struct RiderKit: Sendable {
         searchUsers = SearchUsers(api: client, cache: cache, clock: clock, refreshes: refreshes)
         getRider = GetRider(api: client)
         updateRider = UpdateRider(api: client)
+        listSports = ListSports(api: client, clock: clock)
+        listMySports = ListMySports(api: client)
+        setMySport = SetMySport(api: client)
+        removeMySport = RemoveMySport(api: client)
         cacheStatistics = GetCacheStatistics(cache: cache)
         clearCache = ClearCache(cache: cache)
         backgroundRefreshes = refreshes

@@ -18,6 +18,8 @@ public actor ReferenceStore {
     /// Every token ever handed out, oldest first, for leak checks.
     var issued: [String] = []
     var counters = Stats()
+    /// Each rider's sports (by user index), in the order they were added.
+    var riderSports: [Int: [RiderSportEntry]] = [:]
     var accessTokenTTL: Duration
     let refreshTokenTTL: Duration
     let tokenGenerator: OpaqueTokenGenerator

@@ -83,6 +83,9 @@ public struct UseCaseHarness: Sendable {
     public var searchUsers: SearchUsers { SearchUsers(api: api, cache: cache, clock: clock) }
     public var getRider: GetRider { GetRider(api: api) }
     public var updateRider: UpdateRider { UpdateRider(api: api) }
+    public var listMySports: ListMySports { ListMySports(api: api) }
+    public var setMySport: SetMySport { SetMySport(api: api) }
+    public var removeMySport: RemoveMySport { RemoveMySport(api: api) }
     public var refreshSession: RefreshSession { RefreshSession(sessions: sessions) }
     public var restoreSession: RestoreSession { RestoreSession(sessions: sessions) }
 }
