@@ -39,6 +39,10 @@ public struct RiderKit: Sendable {
     public let setMySport: SetMySport
     /// Removes a sport from the signed-in rider's sports.
     public let removeMySport: RemoveMySport
+    /// Where the signed-in rider usually starts their rides (`nil` when not set).
+    public let getBaseLocation: GetBaseLocation
+    /// Sets the signed-in rider's base location.
+    public let setBaseLocation: SetBaseLocation
     /// What the user cache holds (`rider cache stats`).
     public let cacheStatistics: GetCacheStatistics
     /// Empties the user cache (`rider cache clear`); the session is kept.
@@ -83,6 +87,8 @@ public struct RiderKit: Sendable {
         listMySports = ListMySports(api: client)
         setMySport = SetMySport(api: client)
         removeMySport = RemoveMySport(api: client)
+        getBaseLocation = GetBaseLocation(api: client)
+        setBaseLocation = SetBaseLocation(api: client)
         cacheStatistics = GetCacheStatistics(cache: cache)
         clearCache = ClearCache(cache: cache)
         backgroundRefreshes = refreshes

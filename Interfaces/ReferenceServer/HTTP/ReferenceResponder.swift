@@ -55,6 +55,8 @@ struct ReferenceResponder: HTTPResponder {
         case .searchUsers: try await searchUsers(request)
         case .user(let id): try await user(id: id, request)
         case .sports: try sports()
+        case .baseLocation: try await baseLocation(request)
+        case .putBaseLocation: try await putBaseLocation(request)
         case .mySports: try await mySports(request)
         case .setMySport(let id): try await setMySport(id: id, request)
         case .removeMySport(let id): try await removeMySport(id: id, request)

@@ -13,6 +13,8 @@ enum Route: Sendable, Equatable {
     case searchUsers
     case user(id: String)
     case sports
+    case baseLocation
+    case putBaseLocation
     case mySports
     case setMySport(id: String)
     case removeMySport(id: String)
@@ -52,6 +54,7 @@ enum Route: Sendable, Equatable {
         case "/users/search": return [(.get, .searchUsers)]
         case "/sports": return [(.get, .sports)]
         case "/riders/me/sports": return [(.get, .mySports)]
+        case "/riders/me/base-location": return [(.get, .baseLocation), (.put, .putBaseLocation)]
         case "/oauth2/token": return [(.post, .standardToken)]
         case "/_test/stats": return [(.get, .testStats)]
         case "/_test/redirect": return [(.get, .testRedirect), (.post, .testRedirect)]

@@ -20,6 +20,7 @@ public actor ReferenceStore {
     var counters = Stats()
     /// Each rider's sports (by user index), in the order they were added.
     var riderSports: [Int: [RiderSportEntry]] = [:]
+    var baseLocations: [Int: StoredBaseLocation] = [:]
     var accessTokenTTL: Duration
     let refreshTokenTTL: Duration
     let tokenGenerator: OpaqueTokenGenerator

@@ -86,6 +86,8 @@ public struct UseCaseHarness: Sendable {
     public var listMySports: ListMySports { ListMySports(api: api) }
     public var setMySport: SetMySport { SetMySport(api: api) }
     public var removeMySport: RemoveMySport { RemoveMySport(api: api) }
+    public var getBaseLocation: GetBaseLocation { GetBaseLocation(api: api) }
+    public var setBaseLocation: SetBaseLocation { SetBaseLocation(api: api) }
     public var refreshSession: RefreshSession { RefreshSession(sessions: sessions) }
     public var restoreSession: RestoreSession { RestoreSession(sessions: sessions) }
 }
