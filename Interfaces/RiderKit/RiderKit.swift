@@ -43,6 +43,10 @@ public struct RiderKit: Sendable {
     public let getBaseLocation: GetBaseLocation
     /// Sets the signed-in rider's base location.
     public let setBaseLocation: SetBaseLocation
+    /// The signed-in rider's notification and visibility settings.
+    public let getPreferences: GetPreferences
+    /// Changes preferences, keeping the settings this version does not know.
+    public let updatePreferences: UpdatePreferences
     /// What the user cache holds (`rider cache stats`).
     public let cacheStatistics: GetCacheStatistics
     /// Empties the user cache (`rider cache clear`); the session is kept.
@@ -89,6 +93,8 @@ public struct RiderKit: Sendable {
         removeMySport = RemoveMySport(api: client)
         getBaseLocation = GetBaseLocation(api: client)
         setBaseLocation = SetBaseLocation(api: client)
+        getPreferences = GetPreferences(api: client)
+        updatePreferences = UpdatePreferences(api: client)
         cacheStatistics = GetCacheStatistics(cache: cache)
         clearCache = ClearCache(cache: cache)
         backgroundRefreshes = refreshes

@@ -57,6 +57,8 @@ struct ReferenceResponder: HTTPResponder {
         case .sports: try sports()
         case .baseLocation: try await baseLocation(request)
         case .putBaseLocation: try await putBaseLocation(request)
+        case .preferences: try await preferences(request)
+        case .putPreferences: try await putPreferences(request)
         case .mySports: try await mySports(request)
         case .setMySport(let id): try await setMySport(id: id, request)
         case .removeMySport(let id): try await removeMySport(id: id, request)

@@ -15,6 +15,8 @@ enum Route: Sendable, Equatable {
     case sports
     case baseLocation
     case putBaseLocation
+    case preferences
+    case putPreferences
     case mySports
     case setMySport(id: String)
     case removeMySport(id: String)
@@ -55,6 +57,7 @@ enum Route: Sendable, Equatable {
         case "/sports": return [(.get, .sports)]
         case "/riders/me/sports": return [(.get, .mySports)]
         case "/riders/me/base-location": return [(.get, .baseLocation), (.put, .putBaseLocation)]
+        case "/riders/me/preferences": return [(.get, .preferences), (.put, .putPreferences)]
         case "/oauth2/token": return [(.post, .standardToken)]
         case "/_test/stats": return [(.get, .testStats)]
         case "/_test/redirect": return [(.get, .testRedirect), (.post, .testRedirect)]

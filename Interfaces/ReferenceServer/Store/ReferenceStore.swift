@@ -21,6 +21,7 @@ public actor ReferenceStore {
     /// Each rider's sports (by user index), in the order they were added.
     var riderSports: [Int: [RiderSportEntry]] = [:]
     var baseLocations: [Int: StoredBaseLocation] = [:]
+    var storedPreferences: [Int: StoredPreferences] = [:]
     var accessTokenTTL: Duration
     let refreshTokenTTL: Duration
     let tokenGenerator: OpaqueTokenGenerator

@@ -88,6 +88,8 @@ public struct UseCaseHarness: Sendable {
     public var removeMySport: RemoveMySport { RemoveMySport(api: api) }
     public var getBaseLocation: GetBaseLocation { GetBaseLocation(api: api) }
     public var setBaseLocation: SetBaseLocation { SetBaseLocation(api: api) }
+    public var getPreferences: GetPreferences { GetPreferences(api: api) }
+    public var updatePreferences: UpdatePreferences { UpdatePreferences(api: api) }
     public var refreshSession: RefreshSession { RefreshSession(sessions: sessions) }
     public var restoreSession: RestoreSession { RestoreSession(sessions: sessions) }
 }
