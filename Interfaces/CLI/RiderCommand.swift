@@ -44,6 +44,7 @@ struct RiderCommand: ParsableCommand {
             ProfileCommand.self,
             UsersCommand.self,
             SportsCommand.self,
+            AccountCommand.self,
             CacheCommand.self,
         ]
     )

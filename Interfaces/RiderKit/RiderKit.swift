@@ -47,6 +47,8 @@ public struct RiderKit: Sendable {
     public let getPreferences: GetPreferences
     /// Changes preferences, keeping the settings this version does not know.
     public let updatePreferences: UpdatePreferences
+    /// Deletes the signed-in account on the server, then its session and cached users here.
+    public let deleteAccount: DeleteAccount
     /// What the user cache holds (`rider cache stats`).
     public let cacheStatistics: GetCacheStatistics
     /// Empties the user cache (`rider cache clear`); the session is kept.
@@ -95,6 +97,7 @@ public struct RiderKit: Sendable {
         setBaseLocation = SetBaseLocation(api: client)
         getPreferences = GetPreferences(api: client)
         updatePreferences = UpdatePreferences(api: client)
+        deleteAccount = DeleteAccount(api: client, sessions: sessions, cache: cache)
         cacheStatistics = GetCacheStatistics(cache: cache)
         clearCache = ClearCache(cache: cache)
         backgroundRefreshes = refreshes

@@ -51,6 +51,7 @@ struct ReferenceResponder: HTTPResponder {
         case .authMe: try await authMe(request)
         case .riderMe: try await riderMe(request)
         case .patchRiderMe: try await patchRiderMe(request)
+        case .deleteRiderMe: try await deleteRiderMe(request)
         case .listUsers: try await listUsers(request)
         case .searchUsers: try await searchUsers(request)
         case .user(let id): try await user(id: id, request)

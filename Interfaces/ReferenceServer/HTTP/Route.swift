@@ -9,6 +9,7 @@ enum Route: Sendable, Equatable {
     case authMe
     case riderMe
     case patchRiderMe
+    case deleteRiderMe
     case listUsers
     case searchUsers
     case user(id: String)
@@ -51,7 +52,7 @@ enum Route: Sendable, Equatable {
         case "/auth/register": return [(.post, .register)]
         case "/auth/revoke": return [(.post, .revoke)]
         case "/auth/me": return [(.get, .authMe)]
-        case "/riders/me": return [(.get, .riderMe), (.patch, .patchRiderMe)]
+        case "/riders/me": return [(.get, .riderMe), (.patch, .patchRiderMe), (.delete, .deleteRiderMe)]
         case "/users": return [(.get, .listUsers)]
         case "/users/search": return [(.get, .searchUsers)]
         case "/sports": return [(.get, .sports)]

@@ -90,6 +90,7 @@ public struct UseCaseHarness: Sendable {
     public var setBaseLocation: SetBaseLocation { SetBaseLocation(api: api) }
     public var getPreferences: GetPreferences { GetPreferences(api: api) }
     public var updatePreferences: UpdatePreferences { UpdatePreferences(api: api) }
+    public var deleteAccount: DeleteAccount { DeleteAccount(api: api, sessions: sessions, cache: cache) }
     public var refreshSession: RefreshSession { RefreshSession(sessions: sessions) }
     public var restoreSession: RestoreSession { RestoreSession(sessions: sessions) }
 }
