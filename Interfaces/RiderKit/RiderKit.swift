@@ -29,6 +29,8 @@ public struct RiderKit: Sendable {
     public let currentUser: CurrentUser
     public let getUser: GetUser
     public let searchUsers: SearchUsers
+    /// Every user by id, a page at a time or all pages lazily (``ListUsers/all(pageSize:)``).
+    public let listUsers: ListUsers
     public let getRider: GetRider
     public let updateRider: UpdateRider
     /// The sport catalogue, kept in memory for as long as the server allows.
@@ -87,6 +89,7 @@ public struct RiderKit: Sendable {
                                   refreshes: refreshes)
         getUser = GetUser(api: client, cache: cache, clock: clock, settings: cacheSettings, refreshes: refreshes)
         searchUsers = SearchUsers(api: client, cache: cache, clock: clock, refreshes: refreshes)
+        listUsers = ListUsers(api: client, cache: cache, clock: clock)
         getRider = GetRider(api: client)
         updateRider = UpdateRider(api: client)
         listSports = ListSports(api: client, clock: clock)

@@ -81,6 +81,7 @@ public struct UseCaseHarness: Sendable {
     public var currentUser: CurrentUser { CurrentUser(api: api, sessions: sessions, cache: cache, clock: clock) }
     public var getUser: GetUser { GetUser(api: api, cache: cache, clock: clock) }
     public var searchUsers: SearchUsers { SearchUsers(api: api, cache: cache, clock: clock) }
+    public var listUsers: ListUsers { ListUsers(api: api, cache: cache, clock: clock) }
     public var getRider: GetRider { GetRider(api: api) }
     public var updateRider: UpdateRider { UpdateRider(api: api) }
     public var listMySports: ListMySports { ListMySports(api: api) }
