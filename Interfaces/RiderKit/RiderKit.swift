@@ -69,10 +69,14 @@ public struct RiderKit: Sendable {
     ///     share the vault.
     ///   - cacheSettings: time to live and stale window of cached users.
     ///   - clearsCacheOnLogout: whether `logout` empties the cache.
+    ///   - identity: the `User-Agent` (RiderKit, its version and your program) and
+    ///     `Accept-Language` every request carries.
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
-                cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true) {
-        let transport = RedirectFollowingTransport(base: transport)
+                cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true,
+                identity: RequestIdentity = RequestIdentity()) {
+        // Identity inside the redirect follower, so every hop introduces itself the same way.
+        let transport = RedirectFollowingTransport(base: IdentifyingTransport(base: transport, identity: identity))
         let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: clock, lock: lock)
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)
         let refreshes = BackgroundRefreshes()
@@ -121,7 +125,7 @@ public struct RiderKit: Sendable {
                                                   logger: configuration.warnings)
         return RiderKit(api: configuration.api, transport: transport, vault: vaults.make(), cache: cache,
                         clock: SystemClock(), lock: vaults.refreshLock(), cacheSettings: configuration.cache.settings,
-                        clearsCacheOnLogout: configuration.cache.clearsOnLogout)
+                        clearsCacheOnLogout: configuration.cache.clearsOnLogout, identity: configuration.identity)
     }
 
     /// Where the session is kept now: for ``VaultChoice/automatic``, the backend it settled on.

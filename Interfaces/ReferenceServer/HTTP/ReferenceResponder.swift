@@ -16,7 +16,10 @@ struct ReferenceResponder: HTTPResponder {
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
         let path = request.uri.path
-        if !path.hasPrefix("/_test/") { await store.recordRequest() }
+        if !path.hasPrefix("/_test/") {
+            await store.recordRequest(from: ClientIdentity(userAgent: request.headers[.userAgent],
+                                                           acceptLanguage: request.headers[.acceptLanguage]))
+        }
         var response: Response
         do {
             response = try await dispatch(request, path: path)

@@ -18,6 +18,8 @@ public actor ReferenceStore {
     /// Every token ever handed out, oldest first, for leak checks.
     var issued: [String] = []
     var counters = Stats()
+    /// How clients introduced themselves (test hook, ``clientIdentities()``).
+    var identities: Set<ClientIdentity> = []
     /// Each rider's sports (by user index), in the order they were added.
     var riderSports: [Int: [RiderSportEntry]] = [:]
     var baseLocations: [Int: StoredBaseLocation] = [:]
