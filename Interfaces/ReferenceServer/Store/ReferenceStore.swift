@@ -29,6 +29,8 @@ public actor ReferenceStore {
     var accessTokenTTL: Duration
     let refreshTokenTTL: Duration
     let tokenGenerator: OpaqueTokenGenerator
+    /// Access tokens are JWTs with `exp`, and token responses carry no `expires_in`.
+    let jwtAccessTokens: Bool
     let now: @Sendable () -> Date
 
     /// Seeds the store from `configuration`.
@@ -45,6 +47,7 @@ public actor ReferenceStore {
         self.accessTokenTTL = configuration.accessTokenTTL
         self.refreshTokenTTL = configuration.refreshTokenTTL
         self.tokenGenerator = OpaqueTokenGenerator(alphabet: configuration.tokenAlphabet)
+        self.jwtAccessTokens = configuration.jwtAccessTokens
         self.now = now
     }
 
