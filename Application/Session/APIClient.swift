@@ -9,6 +9,10 @@ public struct APIClient: Sendable {
     private let authorizedTransport: AuthorizingTransport
     private let clock: any Clock
     private let random: @Sendable () -> Double
+    private let sessions: SessionEngine
+    /// Signs the person in again when an authorized request finds the session expired; `nil`
+    /// lets ``RiderError/sessionExpired`` reach the caller.
+    private var reauthentication: ReauthenticationGate?
 
     /// - Parameters:
     ///   - transport: the raw transport (wrap it in ``RedirectFollowingTransport`` for live use).
@@ -20,6 +24,15 @@ public struct APIClient: Sendable {
         self.authorizedTransport = AuthorizingTransport(base: transport, sessions: sessions)
         self.clock = sessions.clock
         self.random = random
+        self.sessions = sessions
+    }
+
+    /// A client whose authorized requests go through `gate` when the session has expired: the
+    /// person is asked to sign in again and the request is sent once more.
+    public func reauthenticating(with gate: ReauthenticationGate?) -> APIClient {
+        var copy = self
+        copy.reauthentication = gate
+        return copy
     }
 
     /// Sends `endpoint` and returns its decoded response.
@@ -31,8 +44,12 @@ public struct APIClient: Sendable {
         case .bearer: authorizedTransport
         }
         // Retries wrap the session engine, so every attempt goes out with a valid token.
-        let retrying = RetryingTransport(base: base, policy: endpoint.retryPolicy, clock: clock, random: random)
-        return try endpoint.response(from: try await retrying.send(request))
+        var transport: any HTTPTransport = RetryingTransport(base: base, policy: endpoint.retryPolicy, clock: clock,
+                                                              random: random)
+        if endpoint.authorization == .bearer, let reauthentication {
+            transport = ReauthenticatingTransport(base: transport, gate: reauthentication, sessions: sessions)
+        }
+        return try endpoint.response(from: try await transport.send(request))
     }
 
     /// Sends an authorized `endpoint` with the given session's token, bypassing the engine

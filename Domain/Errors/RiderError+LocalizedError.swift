@@ -10,6 +10,8 @@ extension RiderError: LocalizedError {
             return "You are not logged in. Run `rider login` first."
         case .sessionExpired:
             return "Your session has expired. Log in again with `rider login`."
+        case .awaitingAuthorization:
+            return "Your session has expired and you are being asked to sign in again; try once you have."
         case .forbidden(let detail):
             return "You are not allowed to do this" + Self.suffix(detail)
         case .notFound(let detail):

@@ -11,6 +11,9 @@ public enum RiderError: Error, Hashable, Sendable {
     case notSignedIn
     /// The session can no longer be refreshed (refresh token rejected or missing): log in again.
     case sessionExpired
+    /// The session expired and the person is being asked to sign in again right now; this
+    /// request was not sent (only when the program chose to fail fast rather than wait).
+    case awaitingAuthorization
     /// The server understood the request but the account may not do this.
     case forbidden(detail: String?)
     /// The thing asked for does not exist (for example an unknown user id).

@@ -27,12 +27,15 @@ extension RiderKit {
         /// program in the `User-Agent`; ``load(environment:baseURL:)`` fills the languages from
         /// `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` or `LANG`.
         public var identity: RequestIdentity
+        /// What to do when the session has expired for good (ask the person to sign in again);
+        /// `nil` (the default) lets ``RiderError/sessionExpired`` reach the caller.
+        public var reauthentication: Reauthentication?
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
                     directories: XDGDirectories = XDGDirectories(),
                     vaultPassphrase: VaultPassphrase = .unavailable, keyringTimeout: Duration = .seconds(2),
                     logger: Logger? = nil, cache: CacheConfiguration = CacheConfiguration(), warnings: Logger? = nil,
-                    identity: RequestIdentity = RequestIdentity()) {
+                    identity: RequestIdentity = RequestIdentity(), reauthentication: Reauthentication? = nil) {
             self.api = api
             self.vault = vault
             self.directories = directories
@@ -42,6 +45,7 @@ extension RiderKit {
             self.cache = cache
             self.warnings = warnings
             self.identity = identity
+            self.reauthentication = reauthentication
         }
 
         /// Reads the configuration from the config file and the environment; the environment wins.

@@ -71,20 +71,28 @@ public struct RiderKit: Sendable {
     ///   - clearsCacheOnLogout: whether `logout` empties the cache.
     ///   - identity: the `User-Agent` (RiderKit, its version and your program) and
     ///     `Accept-Language` every request carries.
+    ///   - reauthentication: what to do when the session has expired for good (for example show a
+    ///     login form); `nil` lets ``RiderError/sessionExpired`` reach the caller.
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
                 cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true,
-                identity: RequestIdentity = RequestIdentity()) {
+                identity: RequestIdentity = RequestIdentity(), reauthentication: Reauthentication? = nil) {
         // Identity inside the redirect follower, so every hop introduces itself the same way.
         let transport = RedirectFollowingTransport(base: IdentifyingTransport(base: transport, identity: identity))
         let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: clock, lock: lock)
-        let client = APIClient(configuration: api, transport: transport, sessions: sessions)
+        // Login (also the gate's) must not wait on the gate, so it gets the client without it.
+        let signIn = APIClient(configuration: api, transport: transport, sessions: sessions)
+        let loginUseCase = Login(api: signIn, sessions: sessions, clock: clock)
+        let gate = reauthentication.map {
+            ReauthenticationGate($0, sessions: sessions, login: loginUseCase, cache: cache)
+        }
+        let client = signIn.reauthenticating(with: gate)
         let refreshes = BackgroundRefreshes()
         self.api = api
         self.sessions = sessions
         self.vault = vault
         self.vaultLocation = vault.location
-        login = Login(api: client, sessions: sessions, clock: clock)
+        login = loginUseCase
         logout = Logout(api: client, sessions: sessions, cache: cache, clearsCache: clearsCacheOnLogout)
         register = Register(api: client)
         refreshSession = RefreshSession(sessions: sessions)
@@ -125,7 +133,8 @@ public struct RiderKit: Sendable {
                                                   logger: configuration.warnings)
         return RiderKit(api: configuration.api, transport: transport, vault: vaults.make(), cache: cache,
                         clock: SystemClock(), lock: vaults.refreshLock(), cacheSettings: configuration.cache.settings,
-                        clearsCacheOnLogout: configuration.cache.clearsOnLogout, identity: configuration.identity)
+                        clearsCacheOnLogout: configuration.cache.clearsOnLogout, identity: configuration.identity,
+                        reauthentication: configuration.reauthentication)
     }
 
     /// Where the session is kept now: for ``VaultChoice/automatic``, the backend it settled on.

@@ -14,6 +14,7 @@ struct CommandContext: Sendable {
     init(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         var configuration = try RiderKit.Configuration.load(environment: environment, baseURL: options.server)
         configuration.identity.program = "rider/\(RequestIdentity.libraryVersion)"
+        configuration.reauthentication = ReauthenticationPrompt.make()
         if options.verbose {
             var logger = Logger(label: "rider.http") { _ in StandardErrorLogHandler() }
             logger.logLevel = .debug

@@ -80,6 +80,7 @@ struct ErrorReport: Sendable {
         case .invalidCredentials: return "invalid_credentials"
         case .notSignedIn: return "not_signed_in"
         case .sessionExpired: return "session_expired"
+        case .awaitingAuthorization: return "awaiting_authorization"
         case .forbidden: return "forbidden"
         case .notFound: return "not_found"
         case .alreadyExists: return "already_exists"

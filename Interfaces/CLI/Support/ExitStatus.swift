@@ -19,7 +19,7 @@ enum ExitStatus: Int32, Sendable {
     init(_ error: RiderError) {
         switch error {
         case .invalidCredentials: self = .loginFailed
-        case .notSignedIn, .sessionExpired: self = .notSignedIn
+        case .notSignedIn, .sessionExpired, .awaitingAuthorization: self = .notSignedIn
         case .notFound: self = .notFound
         case .alreadyExists, .conflict: self = .conflict
         case .serverUnreachable, .timedOut, .rateLimited: self = .network

@@ -10,6 +10,7 @@ struct RiderErrorTests {
         .invalidCredentials,
         .notSignedIn,
         .sessionExpired,
+        .awaitingAuthorization,
         .forbidden(detail: nil),
         .forbidden(detail: "admins only"),
         .notFound(detail: nil),
@@ -39,6 +40,7 @@ struct RiderErrorTests {
         case .invalidCredentials: "invalidCredentials"
         case .notSignedIn: "notSignedIn"
         case .sessionExpired: "sessionExpired"
+        case .awaitingAuthorization: "awaitingAuthorization"
         case .forbidden: "forbidden"
         case .notFound: "notFound"
         case .alreadyExists: "alreadyExists"
@@ -58,7 +60,7 @@ struct RiderErrorTests {
 
     @Test("the examples cover every case")
     func examplesCoverEveryCase() {
-        #expect(Set(Self.examples.map(Self.caseName)).count == 17)
+        #expect(Set(Self.examples.map(Self.caseName)).count == 18)
     }
 
     @Test("every case has a non-empty, one-line errorDescription ending in a full stop", arguments: examples)
