@@ -65,6 +65,15 @@ say "Update the rider profile (conditional on its ETag)"
 run "$rider" profile update --display-name "Demo Rider" --type mentor --description "Rides the coast road every Sunday"
 run "$rider" profile show
 
+say "Sports with a level, a base location and preferences"
+run "$rider" sports add gravel --level intermediate
+run "$rider" sports mine
+run "$rider" profile location --set -33.9249,18.4241 --name "Cape Town"
+run "$rider" profile preferences --newsletter off
+
+say "List riders by id (rider users list --all streams every page)"
+run "$rider" users list --limit 5
+
 say "Search other riders (diacritics ignored: 'jose' finds José)"
 run "$rider" users search jose --limit 5
 
