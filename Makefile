@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test deps build build-tests check test-swift race-check clean bench-cache
+.PHONY: help demo test deps build build-tests check test-swift race-check bench-smoke bench clean
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
@@ -11,12 +11,13 @@ help:
 	@echo "make build  debug build of the library, the rider CLI and rider-server"
 	@echo "make clean  remove build products"
 	@echo "make race-check  the session engine's concurrency scenarios under ThreadSanitizer (part of make test)"
-	@echo "make bench-cache  release-mode user cache benchmark next to raw sqlite3 (docs/performance.md)"
+	@echo "make bench  release build, then every benchmark next to its floor, one table (docs/performance.md)"
+	@echo "make bench-smoke  every benchmark at tiny sizes, and the 1,000-waiter refresh storm (part of make test)"
 
 demo: deps build
 	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
 
-test: deps build-tests check test-swift race-check
+test: deps build-tests check test-swift race-check bench-smoke
 
 deps:
 	scripts/install-deps.sh
@@ -42,8 +43,17 @@ test-swift:
 race-check:
 	cd Sanitizers && $(SWIFT) build --sanitize=thread && TSAN_OPTIONS=halt_on_error=1 ./.build/debug/rider-race-check
 
-bench-cache: deps
-	cd Benchmarks && $(SWIFT) build -c release --product rider-cache-bench && ./.build/release/rider-cache-bench
+# The benchmarks at tiny sizes, so they cannot rot, on the test build; the refresh storm keeps its
+# full 1,000 concurrent requests against an out-of-process rider-server and fails unless the
+# server counts exactly one refresh and every request succeeds.
+bench-smoke:
+	scripts/with-keyring.sh "$$($(SWIFT) build --show-bin-path)/rider-bench" --smoke
+
+# Release build, then every scenario next to its floor, inside a private keyring session so the
+# Secret Service rows are measured too. `rider-bench --help` lists the scenarios and sizes.
+bench: deps
+	$(SWIFT) build -c release
+	scripts/with-keyring.sh "$$($(SWIFT) build -c release --show-bin-path)/rider-bench"
 
 clean:
-	rm -rf .build .venv Benchmarks/.build Sanitizers/.build
+	rm -rf .build .venv Sanitizers/.build
