@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test deps build build-tests check test-swift race-check clean bench-cache
+.PHONY: help demo test deps build build-tests check test-swift race-check fuzz fuzz-smoke clean bench-cache
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
@@ -11,12 +11,14 @@ help:
 	@echo "make build  debug build of the library, the rider CLI and rider-server"
 	@echo "make clean  remove build products"
 	@echo "make race-check  the session engine's concurrency scenarios under ThreadSanitizer (part of make test)"
+	@echo "make fuzz   every decoder of outside data under libFuzzer + ASan, FUZZ_SECONDS (default 60) each"
+	@echo "make fuzz-smoke  the same, 20 s each (part of make test)"
 	@echo "make bench-cache  release-mode user cache benchmark next to raw sqlite3 (docs/performance.md)"
 
 demo: deps build
 	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
 
-test: deps build-tests check test-swift race-check
+test: deps build-tests check test-swift race-check fuzz-smoke
 
 deps:
 	scripts/install-deps.sh
@@ -42,8 +44,18 @@ test-swift:
 race-check:
 	cd Sanitizers && $(SWIFT) build --sanitize=thread && TSAN_OPTIONS=halt_on_error=1 ./.build/debug/rider-race-check
 
+# libFuzzer targets for the token response, token errors, problem JSON, user/rider JSON, HTTP dates
+# and Retry-After, the vault file header and the stored session (Fuzz/, seeds in Fuzz/Corpus/).
+# A crash or broken invariant fails the run; the input is left in Fuzz/.build/findings/.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+fuzz-smoke:
+	FUZZ_SECONDS=20 scripts/fuzz.sh
+
 bench-cache: deps
 	cd Benchmarks && $(SWIFT) build -c release --product rider-cache-bench && ./.build/release/rider-cache-bench
 
 clean:
-	rm -rf .build .venv Benchmarks/.build Sanitizers/.build
+	rm -rf .build .venv Benchmarks/.build Sanitizers/.build Fuzz/.build
