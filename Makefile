@@ -33,6 +33,7 @@ check:
 	scripts/check-layers.sh
 	scripts/check-readme-example.sh
 	scripts/check-contract.sh
+	scripts/check-server-contract.sh "$$($(SWIFT) build --show-bin-path)"
 
 # Every test runs inside a private D-Bus session with a real, unlocked gnome-keyring, so the
 # Secret Service vault tests run instead of being skipped (and fail if the keyring is missing).
