@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test deps build build-tests check test-swift race-check bench-smoke bench clean
+.PHONY: help demo test deps build build-tests check test-swift race-check bench-smoke bench fuzz fuzz-smoke clean
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
@@ -13,11 +13,13 @@ help:
 	@echo "make race-check  the session engine's concurrency scenarios under ThreadSanitizer (part of make test)"
 	@echo "make bench  release build, then every benchmark next to its floor, one table (docs/performance.md)"
 	@echo "make bench-smoke  every benchmark at tiny sizes, and the 1,000-waiter refresh storm (part of make test)"
+	@echo "make fuzz   every decoder of outside data under libFuzzer + ASan, FUZZ_SECONDS (default 60) each"
+	@echo "make fuzz-smoke  the same, 20 s each (part of make test)"
 
 demo: deps build
 	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
 
-test: deps build-tests check test-swift race-check bench-smoke
+test: deps build-tests check test-swift race-check bench-smoke fuzz-smoke
 
 deps:
 	scripts/install-deps.sh
@@ -32,6 +34,7 @@ check:
 	scripts/check-layers.sh
 	scripts/check-readme-example.sh
 	scripts/check-contract.sh
+	scripts/check-server-contract.sh "$$($(SWIFT) build --show-bin-path)"
 
 # Every test runs inside a private D-Bus session with a real, unlocked gnome-keyring, so the
 # Secret Service vault tests run instead of being skipped (and fail if the keyring is missing).
@@ -55,5 +58,15 @@ bench: deps
 	$(SWIFT) build -c release
 	scripts/with-keyring.sh "$$($(SWIFT) build -c release --show-bin-path)/rider-bench"
 
+# libFuzzer targets for the token response, token errors, problem JSON, user/rider JSON, HTTP dates
+# and Retry-After, the vault file header and the stored session (Fuzz/, seeds in Fuzz/Corpus/).
+# A crash or broken invariant fails the run; the input is left in Fuzz/.build/findings/.
+FUZZ_SECONDS ?= 60
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+fuzz-smoke:
+	FUZZ_SECONDS=20 scripts/fuzz.sh
+
 clean:
-	rm -rf .build .venv Sanitizers/.build
+	rm -rf .build .venv Sanitizers/.build Fuzz/.build

@@ -170,6 +170,8 @@ let package = Package(
             dependencies: [
                 "RiderKit", "RiderReferenceServer", "RiderCLI", "RiderServerMain", "ReadmeExample", "TestSupport",
                 "VaultWriter",
+                // To capture every log line at trace level (SecretHygieneAcrossTheStackTests).
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/EndToEndTests",
             swiftSettings: strict
