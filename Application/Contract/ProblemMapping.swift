@@ -26,7 +26,10 @@ public enum ProblemMapping {
         case 412:
             return .conflict(current: nil)
         case 429:
-            return .rateLimited(retryAfter: response.headers["Retry-After"].flatMap(TimeInterval.init))
+            // A date form is measured against the response's own Date header; without one the
+            // wait is unknown rather than guessed from the device clock.
+            let serverNow = response.headers["Date"].flatMap(HTTPDate.parse)
+            return .rateLimited(retryAfter: response.headers["Retry-After"].flatMap { RetryAfter.seconds($0, now: serverNow) })
         default:
             return .server(status: response.status, detail: detail)
         }

@@ -32,7 +32,8 @@ public enum TokenErrorMapping {
             if grant == .refreshToken { return .sessionExpired }
             if response.status == 401 { return .invalidCredentials }
             return oauth == nil ? ProblemMapping.error(for: response)
-                : .invalidInput([FieldProblem(field: "request", message: detail ?? oauth?.error ?? "rejected")])
+                : .invalidInput([FieldProblem(field: "request",
+                                              message: detail ?? oauth.map { ProblemMapping.clip($0.error) } ?? "rejected")])
         default:
             return ProblemMapping.error(for: response)
         }

@@ -65,10 +65,6 @@ public struct RetryingTransport: HTTPTransport {
     /// `Retry-After` in seconds, from delta-seconds or an HTTP-date measured against the
     /// response's own `Date` (so a device clock that is off does not distort it).
     private func retryAfter(_ value: String, response: HTTPResponse) -> TimeInterval? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int(trimmed) { return seconds >= 0 ? TimeInterval(seconds) : nil }
-        guard let date = HTTPDate.parse(trimmed) else { return nil }
-        let now = response.headers["Date"].flatMap(HTTPDate.parse) ?? clock.now
-        return max(0, date.timeIntervalSince(now))
+        RetryAfter.seconds(value, now: response.headers["Date"].flatMap(HTTPDate.parse) ?? clock.now)
     }
 }

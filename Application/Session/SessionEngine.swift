@@ -235,6 +235,11 @@ public actor SessionEngine {
         }
         // Signed out or signed in anew while the refresh was under way: that decision stands.
         guard generation == startedIn else { throw RiderError.sessionExpired }
+        // A refresh answer for another account is a server fault; taking it would quietly switch
+        // the signed-in user. The session stays as it was and the caller gets the fault.
+        if let granted = grant.userID, granted != current.userID {
+            throw RiderError.malformedResponse("the refresh answer is for a different user than the session")
+        }
         let now = clock.now
         noteServerClock(from: grant, receivedAt: now)
         let renewed = try grant.session(issuedAt: now, userID: nil, previous: current, clockSkew: clockSkew)

@@ -29,7 +29,8 @@ extension RiderError: LocalizedError {
         case .timedOut:
             return "The server did not answer in time. Try again later."
         case .rateLimited(let retryAfter):
-            if let retryAfter {
+            // The value is public and may come from anywhere: Int(_:) traps on inf, nan and > Int.max.
+            if let retryAfter, retryAfter.isFinite, retryAfter >= 0, retryAfter < 1e9 {
                 return "The server is limiting requests; try again in \(Int(retryAfter.rounded(.up))) s."
             }
             return "The server is limiting requests; try again later."

@@ -112,7 +112,10 @@ public final class URLSessionTransport: HTTPTransport {
         case .badURL, .unsupportedURL:
             return RiderError.invalidConfiguration("the URL for \(request) is not usable")
         case .badServerResponse, .cannotParseResponse, .zeroByteResource:
-            return RiderError.malformedResponse("\(host) sent a broken HTTP response")
+            // On Linux this is also what a connection closed before any answer looks like (curl's
+            // "empty reply"): a network failure like a lost connection, so safe requests are
+            // retried and reads may fall back to the cache (found by FaultInjectionTests).
+            return RiderError.serverUnreachable(reason: "\(host) closed the connection without a usable HTTP answer")
         case .dataLengthExceedsMaximum:
             return RiderError.malformedResponse("the answer from \(host) is too large")
         default:

@@ -36,12 +36,28 @@ struct TokenResponseDTO: Decodable, Sendable {
         }
     }
 
+    /// The longest token accepted. Servers refuse request headers much past 8 KiB, so a larger
+    /// access token could never be used; a hostile one could fill the vault and every request.
+    static let maximumTokenLength = 16 * 1024
+
     /// Checks the response and returns what it grants.
-    /// - Throws: ``RiderError/malformedResponse(_:)`` without an access token,
+    /// - Throws: ``RiderError/malformedResponse(_:)`` without an access token, or with a token
+    ///   that cannot travel in a header or form (control characters, non-ASCII, over 16 KiB),
     ///   ``RiderError/unsupportedTokenType(_:)`` for anything but Bearer.
     func toGrant(serverDate: Date? = nil) throws -> TokenGrant {
         guard let accessToken, !accessToken.isEmpty else {
             throw RiderError.malformedResponse("the token response has no access_token")
+        }
+        // RFC 6750 §2.1 b64token: visible ASCII without spaces. A CR or LF here would otherwise
+        // end up inside the Authorization header of every request.
+        guard Self.isUsable(accessToken, allowingSpace: false) else {
+            throw RiderError.malformedResponse("the access_token is not a usable bearer token "
+                + "(empty, over 16 KiB, or with characters a header cannot carry)")
+        }
+        // RFC 6749 Appendix A.17: refresh-token = 1*VSCHAR.
+        if let refreshToken, !refreshToken.isEmpty, !Self.isUsable(refreshToken, allowingSpace: true) {
+            throw RiderError.malformedResponse("the refresh_token is not usable "
+                + "(over 16 KiB, or with characters outside visible ASCII)")
         }
         let type = tokenType ?? ""
         guard type.caseInsensitiveCompare("Bearer") == .orderedSame else {
@@ -57,5 +73,11 @@ struct TokenResponseDTO: Decodable, Sendable {
             expiresAtServerTime: lifetime == nil ? JWTExpiry.expiry(ofToken: accessToken) : nil,
             serverDate: serverDate
         )
+    }
+
+    private static func isUsable(_ token: String, allowingSpace: Bool) -> Bool {
+        let lowest: UInt8 = allowingSpace ? 0x20 : 0x21
+        return !token.isEmpty && token.utf8.count <= maximumTokenLength
+            && token.utf8.allSatisfy { $0 >= lowest && $0 <= 0x7E }
     }
 }

@@ -12,7 +12,7 @@ struct ValidRegistration: Sendable {
     static func validate(_ body: [String: JSONValue]) throws(APIProblem) -> ValidRegistration {
         var errors: [FieldError] = []
         let email = FieldRules.string(body, "email", errors: &errors).map {
-            $0.trimmingCharacters(in: .whitespaces)
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         if let email, !EmailRule.looksLikeAddress(email) {
             errors.append(FieldError(field: "email", message: "must look like an email address, e.g. name@example.com"))

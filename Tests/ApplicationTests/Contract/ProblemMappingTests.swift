@@ -98,4 +98,15 @@ struct ProblemMappingTests {
     func bare401() throws {
         #expect(TokenErrorMapping.error(for: try response(.status(401)), grant: .password) == .invalidCredentials)
     }
+
+    /// Found by `fuzz-token-error` (Fuzz/Corpus/regressions): an unknown error code was quoted
+    /// as it came, control characters and all.
+    @Test("an unknown token error code is clipped to one printable line like any server text")
+    func unknownErrorCodeClipped() throws {
+        let reply = StubReply.status(400, body: #"{"error": "invaLid_sco\nline two\u001b[31m"}"#)
+
+        let error = TokenErrorMapping.error(for: try response(reply), grant: .password)
+
+        #expect(error == .invalidInput([FieldProblem(field: "request", message: "invaLid_sco")]))
+    }
 }

@@ -82,4 +82,11 @@ struct RiderErrorTests {
         #expect(RiderError.rateLimited(retryAfter: 2.2).errorDescription?.contains("3 s") == true)
         #expect(RiderError.server(status: 502, detail: nil).errorDescription?.contains("502") == true)
     }
+
+    @Test("a rate limit with an infinite, NaN, negative or enormous wait prints 'later' instead of crashing",
+          arguments: [Double.infinity, -.infinity, .nan, -1, 1e20])
+    func unprintableRetryAfter(_ seconds: Double) {
+        #expect(RiderError.rateLimited(retryAfter: seconds).errorDescription
+            == "The server is limiting requests; try again later.")
+    }
 }

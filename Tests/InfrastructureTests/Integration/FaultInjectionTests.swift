@@ -1,0 +1,263 @@
+import Foundation
+import RiderApplication
+import RiderDomain
+import RiderInfrastructure
+import RiderReferenceServer
+import Testing
+
+/// The real client stack (URLSessionTransport, session engine, SQLite cache file) talking to the
+/// reference server through ``FaultInjectingProxy`` (issue #7, item 1). Each scenario asserts
+/// the typed error, how many attempts the proxy saw and how many reached the server, and that
+/// the vault and the cache are intact afterwards.
+@Suite("Faults between client and server", .serialized)
+struct FaultInjectionTests {
+    static let token = "POST /auth/token"
+    static let revoke = "POST /auth/revoke"
+    static let me = "GET /auth/me"
+    static let search = "GET /users/search"
+    static let rider = "PATCH /riders/me"
+    static let html = "<!doctype html><html><body><h1>Welcome to our maintenance page</h1></body></html>"
+
+    /// Server, proxy, stack; signed in unless told, with one search cached.
+    struct Rig {
+        let server: RunningReferenceServer
+        let proxy: FaultInjectingProxy
+        let folder: TemporaryDirectory
+        let vault: InMemoryTokenVault
+        let cache: SQLiteUserCache
+        let sessions: SessionEngine
+        let client: APIClient
+
+        static func start(signedIn: Bool = true) async throws -> Rig {
+            let server = try await ReferenceServer.start(.init(seedUsers: 50, accessTokenTTL: .seconds(3600)))
+            let proxy = try FaultInjectingProxy(upstream: server.baseURL)
+            let folder = try TemporaryDirectory()
+            let api = try APIConfiguration(baseURL: proxy.baseURL, requestTimeout: 60)
+            let transport = URLSessionTransport(configuration: .init(timeout: 60))
+            let vault = InMemoryTokenVault()
+            let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: SystemClock())
+            let cache = SQLiteUserCache(configuration: .init(file: folder.url.appendingPathComponent("users.sqlite")))
+            let rig = Rig(server: server, proxy: proxy, folder: folder, vault: vault, cache: cache, sessions: sessions,
+                          client: APIClient(configuration: api, transport: transport, sessions: sessions))
+            if signedIn {
+                _ = try await rig.login(ReferenceServerHarness.demo)
+                _ = try await rig.searchUsers("demo", page: try PageRequest(), policy: .networkOnly)
+            }
+            return rig
+        }
+
+        var login: Login { Login(api: client, sessions: sessions, clock: SystemClock()) }
+        var logout: Logout { Logout(api: client, sessions: sessions, cache: cache) }
+        var currentUser: CurrentUser { CurrentUser(api: client, sessions: sessions, cache: cache, clock: SystemClock()) }
+        var searchUsers: SearchUsers { SearchUsers(api: client, cache: cache, clock: SystemClock()) }
+        var updateRider: UpdateRider { UpdateRider(api: client) }
+        var getRider: GetRider { GetRider(api: client) }
+        var refresh: RefreshSession { RefreshSession(sessions: sessions) }
+
+        /// The cache still opens and answers the search made at the start.
+        func expectCacheIntact(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let page = try await cache.search("demo", page: try PageRequest())
+            #expect(!page.users.isEmpty, "the cached search is gone", sourceLocation: sourceLocation)
+        }
+
+        func stop() async {
+            proxy.stop()
+            await server.stop()
+            folder.remove()
+        }
+    }
+
+    /// Runs `body` with a fresh rig and tears it down whatever happens.
+    func withRig(signedIn: Bool = true, _ body: (Rig) async throws -> Void) async throws {
+        let rig = try await Rig.start(signedIn: signedIn)
+        do {
+            try await body(rig)
+        } catch {
+            await rig.stop()
+            throw error
+        }
+        await rig.stop()
+    }
+
+    // MARK: - Login
+
+    @Test("login: 503, HTML with 200, a dropped connection or a cut-short body is one attempt, a typed error, and no session",
+          arguments: [
+              (FaultInjectingProxy.Fault.answer(status: 503, body: "{}"), "server"),
+              (.answer(status: 200, headers: [("Content-Type", "text/html")], body: html), "malformed"),
+              (.dropBeforeForwarding, "unreachable"),
+              (.truncateBody, "unreachable"),
+          ] as [(FaultInjectingProxy.Fault, String)])
+    func loginFaults(fault: FaultInjectingProxy.Fault, kind: String) async throws {
+        try await withRig(signedIn: false) { (rig: Rig) async throws in
+            rig.proxy.script(Self.token, [fault])
+
+            let error = await #expect(throws: RiderError.self) { try await rig.login(ReferenceServerHarness.demo) }
+
+            #expect(Self.kind(of: error) == kind, "\(String(describing: error))")
+            #expect(rig.proxy.attempts(Self.token) == 1, "POST to the token endpoint is never retried")
+            #expect(try await rig.vault.loadSession() == nil)
+        }
+    }
+
+    @Test("login: tokens issued but the answer lost — no session is kept; the next login works")
+    func loginAnswerLost() async throws {
+        try await withRig(signedIn: false) { (rig: Rig) async throws in
+            rig.proxy.script(Self.token, [.dropAfterForwarding])
+
+            await #expect(throws: RiderError.self) { try await rig.login(ReferenceServerHarness.demo) }
+            #expect(rig.proxy.reachedServer(Self.token) == 1)
+            #expect(await rig.server.store.stats().passwordGrants == 1, "the server did issue tokens")
+            #expect(try await rig.vault.loadSession() == nil)
+
+            let session = try await rig.login(ReferenceServerHarness.demo)
+            #expect(try await rig.vault.loadSession() == session)
+        }
+    }
+
+    // MARK: - Reads
+
+    @Test("search: 503, 502 and 429 (Retry-After: 1) then success — retried, the answer cached")
+    func searchRecovers() async throws {
+        try await withRig { (rig: Rig) async throws in
+            rig.proxy.script(Self.search, [
+                .answer(status: 503), .answer(status: 429, headers: [("Retry-After", "1")]),
+            ])
+
+            let page = try await rig.searchUsers("demo", page: try PageRequest(), policy: .networkOnly)
+
+            #expect(page.source == .network)
+            #expect(rig.proxy.attempts(Self.search) == 3)
+            #expect(rig.proxy.reachedServer(Self.search) == 1)
+            try await rig.expectCacheIntact()
+        }
+    }
+
+    @Test("search: every attempt dropped or cut short — .serverUnreachable after 3 attempts; vault and cache intact",
+          arguments: [FaultInjectingProxy.Fault.dropBeforeForwarding, .dropAfterForwarding, .truncateBody])
+    func searchGivesUp(fault: FaultInjectingProxy.Fault) async throws {
+        try await withRig { (rig: Rig) async throws in
+            let session = try await rig.vault.loadSession()
+            rig.proxy.always(Self.search, fault)
+
+            let error = await #expect(throws: RiderError.self) {
+                try await rig.searchUsers("demo", page: try PageRequest(), policy: .networkOnly)
+            }
+
+            #expect(Self.kind(of: error) == "unreachable", "\(String(describing: error))")
+            #expect(rig.proxy.attempts(Self.search) == 3)
+            #expect(try await rig.vault.loadSession() == session)
+            try await rig.expectCacheIntact()
+        }
+    }
+
+    @Test("current user: JSON of the wrong shape with 200 is .malformedResponse, not retried; vault and cache intact",
+          arguments: [#"{"id": 5, "email": []}"#, #"{"users": "#, "null"])
+    func wrongShape(body: String) async throws {
+        try await withRig { (rig: Rig) async throws in
+            let session = try await rig.vault.loadSession()
+            rig.proxy.always(Self.me, .answer(status: 200, headers: [("Content-Type", "application/json")], body: body))
+
+            let error = await #expect(throws: RiderError.self) { try await rig.currentUser(policy: .networkOnly) }
+
+            #expect(Self.kind(of: error) == "malformed", "\(String(describing: error))")
+            #expect(rig.proxy.attempts(Self.me) == 1)
+            #expect(try await rig.vault.loadSession() == session)
+            try await rig.expectCacheIntact()
+        }
+    }
+
+    // MARK: - Session
+
+    @Test("401 to every token: one refresh, then .sessionExpired; the refreshed session is kept")
+    func unauthorizedForever() async throws {
+        try await withRig { (rig: Rig) async throws in
+            rig.proxy.always(Self.me, .answer(status: 401, headers: [("WWW-Authenticate", #"Bearer error="invalid_token""#)],
+                                              body: #"{"title":"Unauthorized","status":401}"#))
+            rig.proxy.script(Self.token, [])
+
+            await #expect(throws: RiderError.sessionExpired) { try await rig.currentUser(policy: .networkOnly) }
+
+            #expect(rig.proxy.attempts(Self.me) == 2, "the request, and its retry after the refresh")
+            #expect(rig.proxy.reachedServer(Self.token) == 1, "exactly one refresh")
+            #expect(await rig.sessions.refreshCount == 1)
+            #expect(try await rig.vault.loadSession() != nil)
+        }
+    }
+
+    @Test("refresh answer lost after the server rotated the token: the session stays; the next refresh says sign in again")
+    func refreshAnswerLost() async throws {
+        try await withRig { (rig: Rig) async throws in
+            let before = try await rig.vault.loadSession()
+            rig.proxy.script(Self.token, [.dropAfterForwarding])
+
+            let error = await #expect(throws: RiderError.self) { try await rig.refresh() }
+            #expect(Self.kind(of: error) == "unreachable", "\(String(describing: error))")
+            #expect(await rig.server.store.stats().refreshGrants == 1, "the server rotated the refresh token")
+            #expect(try await rig.vault.loadSession() == before, "a transient error keeps the session")
+
+            // The stored refresh token was spent by the lost exchange: the server refuses it.
+            await #expect(throws: RiderError.sessionExpired) { try await rig.refresh() }
+            #expect(try await rig.vault.loadSession() == nil)
+            try await rig.expectCacheIntact()
+        }
+    }
+
+    // MARK: - Writes and logout
+
+    @Test("profile update: a 502 on the PATCH is retried because UpdateRider always sends If-Match, and succeeds once")
+    func updateRetriesSafely() async throws {
+        try await withRig { (rig: Rig) async throws in
+            let patch = RiderPatch(description: .set("Gravel on Sundays."))
+            rig.proxy.script(Self.rider, [.answer(status: 502)])
+
+            let updated = try await rig.updateRider(patch)
+
+            #expect(updated.description == "Gravel on Sundays.")
+            #expect(rig.proxy.attempts(Self.rider) == 2)
+            #expect(rig.proxy.reachedServer(Self.rider) == 1, "applied exactly once")
+        }
+    }
+
+    @Test("profile update: the answer to an applied PATCH is lost; the retry's If-Match fails with .conflict carrying the applied profile")
+    func updateAnswerLost() async throws {
+        try await withRig { (rig: Rig) async throws in
+            let patch = RiderPatch(description: .set("Gravel on Sundays."))
+            rig.proxy.script(Self.rider, [.dropAfterForwarding])
+
+            let error = await #expect(throws: RiderError.self) { try await rig.updateRider(patch) }
+
+            guard case .conflict(let current)? = error else {
+                Issue.record("expected .conflict, got \(String(describing: error))")
+                return
+            }
+            #expect(current?.description == "Gravel on Sundays.", "the change was applied once, and the caller sees it")
+            #expect(rig.proxy.attempts(Self.rider) == 2)
+            #expect(rig.proxy.reachedServer(Self.rider) == 2)
+        }
+    }
+
+    @Test("logout with the revoke endpoint failing still signs out here and says the server was not told")
+    func logoutOffline() async throws {
+        try await withRig { (rig: Rig) async throws in
+            rig.proxy.always(Self.revoke, .dropBeforeForwarding)
+
+            let outcome = try await rig.logout()
+
+            #expect(outcome == Logout.Outcome(wasSignedIn: true, revokedOnServer: false))
+            #expect(try await rig.vault.loadSession() == nil)
+            #expect(try await rig.cache.statistics().entries == 0, "logout empties the cache")
+        }
+    }
+
+    /// A coarse name for the error, for table-driven expectations.
+    static func kind(of error: RiderError?) -> String {
+        switch error {
+        case .serverUnreachable?, .timedOut?: "unreachable"
+        case .malformedResponse?: "malformed"
+        case .server?: "server"
+        case let other?: "\(other)"
+        case nil: "none"
+        }
+    }
+}
