@@ -3,8 +3,10 @@ import FuzzSupport
 import RiderApplication
 import RiderDomain
 
-// A 200 answer with a user, a page of users, a rider profile or a registration: first line =
-// `ETag`, rest = the body, read by every endpoint that decodes one.
+// A 200 answer with a user, a page of users, a rider profile, a registration, the sport
+// catalogue, the rider's sports, a base location or preferences: first line = `ETag` (also used
+// as `Cache-Control`), rest = the body, read by every endpoint that decodes one. Preferences that
+// decode are also encoded back, the path that keeps members the client does not know.
 
 private let configuration = FuzzFixtures.baseURL.flatMap { try? APIConfiguration(baseURL: $0) }
 
@@ -21,6 +23,15 @@ public func fuzzUserJSON(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     check { String(describing: try API.myRider.response(from: response)) }
     check { String(describing: try API.register(.init(email: "a@b.c", password: "fuzz-password-secret",
                                                        displayName: "A", riderType: .learner)).response(from: response)) }
+    let cacheable = HTTPResponse(status: 200, headers: ["Cache-Control": input.headerLine], body: input.body)
+    check { String(describing: try API.sports.response(from: cacheable)) }
+    check { String(describing: try API.mySports.response(from: response)) }
+    check { String(describing: try API.setMySport("gravel", level: .expert).response(from: response)) }
+    check { String(describing: try API.myBaseLocation.response(from: response)) }
+    check {
+        let preferences = try API.myPreferences.response(from: response)
+        return String(describing: try API.setMyPreferences(preferences).body)
+    }
     return 0
 }
 
