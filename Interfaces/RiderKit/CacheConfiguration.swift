@@ -83,6 +83,17 @@ public struct CacheConfiguration: Hashable, Sendable {
     }
 
     /// The cache adapter for `origin`.
+    /// Where the sport catalogue is kept: `sports.json` next to the SQLite cache, or memory.
+    func makeSportCatalogue(forOrigin origin: String, in directories: XDGDirectories) -> any SportCatalogueCache {
+        switch storage {
+        case .memory:
+            return InMemorySportCatalogueCache()
+        case .sqlite(let file):
+            let next = file?.deletingLastPathComponent().appendingPathComponent("sports.json")
+            return FileSportCatalogueCache(file: next ?? FileSportCatalogueCache.defaultFile(forOrigin: origin, in: directories))
+        }
+    }
+
     func makeCache(forOrigin origin: String, in directories: XDGDirectories,
                    logger: Logger?) -> any UserCache {
         switch storage {

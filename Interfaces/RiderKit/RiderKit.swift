@@ -33,7 +33,7 @@ public struct RiderKit: Sendable {
     public let listUsers: ListUsers
     public let getRider: GetRider
     public let updateRider: UpdateRider
-    /// The sport catalogue, kept in memory for as long as the server allows.
+    /// The sport catalogue, kept (in `sports.json` for ``live(configuration:)``) for as long as the server allows.
     public let listSports: ListSports
     /// The signed-in rider's sports and levels.
     public let listMySports: ListMySports
@@ -71,12 +71,15 @@ public struct RiderKit: Sendable {
     ///   - clearsCacheOnLogout: whether `logout` empties the cache.
     ///   - identity: the `User-Agent` (RiderKit, its version and your program) and
     ///     `Accept-Language` every request carries.
+    ///   - sportCatalogue: where the sport catalogue is kept between calls; in memory unless told.
     ///   - reauthentication: what to do when the session has expired for good (for example show a
     ///     login form); `nil` lets ``RiderError/sessionExpired`` reach the caller.
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
                 cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true,
-                identity: RequestIdentity = RequestIdentity(), reauthentication: Reauthentication? = nil) {
+                identity: RequestIdentity = RequestIdentity(),
+                sportCatalogue: any SportCatalogueCache = InMemorySportCatalogueCache(),
+                reauthentication: Reauthentication? = nil) {
         // Identity inside the redirect follower, so every hop introduces itself the same way.
         let transport = RedirectFollowingTransport(base: IdentifyingTransport(base: transport, identity: identity))
         let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: clock, lock: lock)
@@ -104,7 +107,7 @@ public struct RiderKit: Sendable {
         listUsers = ListUsers(api: client, cache: cache, clock: clock)
         getRider = GetRider(api: client)
         updateRider = UpdateRider(api: client)
-        listSports = ListSports(api: client, clock: clock)
+        listSports = ListSports(api: client, catalogue: sportCatalogue, clock: clock)
         listMySports = ListMySports(api: client)
         setMySport = SetMySport(api: client)
         removeMySport = RemoveMySport(api: client)
@@ -134,6 +137,8 @@ public struct RiderKit: Sendable {
         return RiderKit(api: configuration.api, transport: transport, vault: vaults.make(), cache: cache,
                         clock: SystemClock(), lock: vaults.refreshLock(), cacheSettings: configuration.cache.settings,
                         clearsCacheOnLogout: configuration.cache.clearsOnLogout, identity: configuration.identity,
+                        sportCatalogue: configuration.cache.makeSportCatalogue(forOrigin: configuration.api.origin,
+                                                                               in: configuration.directories),
                         reauthentication: configuration.reauthentication)
     }
 

@@ -10,6 +10,11 @@ struct SportsTests {
             let catalogue = try await sandbox.rider("sports", "list")
             #expect(catalogue.status == 0, "the catalogue needs no login: \(catalogue)")
             #expect(catalogue.lines.contains { $0.hasPrefix("gravel") && $0.hasSuffix("Gravel") }, "\(catalogue)")
+            // Kept for the day the server allows: the next run asks nobody.
+            let requests = await server.store.stats().requests
+            let again = try await sandbox.rider("sports", "list", "--json")
+            #expect(again.status == 0, "\(again)")
+            #expect(await server.store.stats().requests == requests, "the second listing came from sports.json")
 
             _ = try await sandbox.loginAsDemo()
             let add = try await sandbox.rider("sports", "add", "gravel", "--level", "beginner")

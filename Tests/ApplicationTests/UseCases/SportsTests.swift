@@ -12,7 +12,7 @@ struct SportsTests {
     func catalogueIsKeptForMaxAge() async throws {
         let harness = try UseCaseHarness()
         harness.transport.stub(.get, "/sports", with: .successful(Self.catalogue, headers: ["Cache-Control": "public, max-age=86400"]))
-        let listSports = ListSports(api: harness.api, clock: harness.clock)
+        let listSports = harness.listSports
 
         let first = try await listSports()
         harness.clock.advance(by: 86_399)
@@ -33,7 +33,7 @@ struct SportsTests {
         let harness = try UseCaseHarness()
         harness.transport.stub(.get, "/sports", times: 2, with: .successful(Self.catalogue, headers: ["Cache-Control": "no-store"]))
         harness.transport.stub(.get, "/sports", with: .successful(Self.catalogue, headers: ["Cache-Control": "max-age=60"]))
-        let listSports = ListSports(api: harness.api, clock: harness.clock)
+        let listSports = harness.listSports
 
         _ = try await listSports()
         _ = try await listSports()
@@ -42,6 +42,20 @@ struct SportsTests {
 
         #expect(reloaded.source == .network)
         #expect(harness.transport.count(.get, "/sports") == 4)
+    }
+
+    @Test("the kept catalogue outlives the use case (a new run reads it), and a reload replaces it")
+    func keptBetweenRuns() async throws {
+        let harness = try UseCaseHarness()
+        harness.transport.stub(.get, "/sports", times: 1, with: .successful(Self.catalogue, headers: ["Cache-Control": "max-age=3600"]))
+
+        _ = try await harness.listSports()
+        let nextRun = try await harness.listSports()
+
+        #expect(nextRun.source == .cache)
+        let kept = try #require(await harness.sportCatalogue.load())
+        #expect(kept.expiresAt == Fixtures.epoch.addingTimeInterval(3600) && kept.sports.count == 2)
+        #expect(harness.transport.count(.get, "/sports") == 1)
     }
 
     @Test("my sports come with their levels; an unknown level is a malformed response")

@@ -13,6 +13,8 @@ public struct UseCaseHarness: Sendable {
     public let vault: SpyTokenVault
     /// An `InMemoryUserCache`, typed as the port so tests need not import RiderInfrastructure.
     public let cache: any UserCache
+    /// An `InMemorySportCatalogueCache`, typed as the port.
+    public let sportCatalogue: any SportCatalogueCache
     public let clock: ManualClock
     public let sessions: SessionEngine
     public let api: APIClient
@@ -38,6 +40,7 @@ public struct UseCaseHarness: Sendable {
         self.transport = transport
         self.vault = vault
         self.cache = InMemoryUserCache()
+        self.sportCatalogue = InMemorySportCatalogueCache()
         self.clock = clock
         self.sessions = sessions
         self.api = APIClient(configuration: configuration, transport: transport, sessions: sessions)
@@ -84,6 +87,7 @@ public struct UseCaseHarness: Sendable {
     public var listUsers: ListUsers { ListUsers(api: api, cache: cache, clock: clock) }
     public var getRider: GetRider { GetRider(api: api) }
     public var updateRider: UpdateRider { UpdateRider(api: api) }
+    public var listSports: ListSports { ListSports(api: api, catalogue: sportCatalogue, clock: clock) }
     public var listMySports: ListMySports { ListMySports(api: api) }
     public var setMySport: SetMySport { SetMySport(api: api) }
     public var removeMySport: RemoveMySport { RemoveMySport(api: api) }

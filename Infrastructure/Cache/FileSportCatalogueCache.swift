@@ -1,0 +1,48 @@
+import Foundation
+import RiderDomain
+
+/// Keeps the sport catalogue in a small JSON file next to the user cache
+/// (`$XDG_CACHE_HOME/rider/<server>/sports.json`), written atomically with mode 0600.
+///
+/// A missing, damaged or foreign-version file reads as no catalogue: it is public data the next
+/// request fetches again.
+public struct FileSportCatalogueCache: SportCatalogueCache {
+    public let file: URL
+
+    public init(file: URL) { self.file = file }
+
+    /// `sports.json` in the server's cache folder.
+    public static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
+        directories.cacheFolder(forOrigin: origin).appendingPathComponent("sports.json")
+    }
+
+    public func load() async -> StoredSportCatalogue? {
+        guard let data = try? PrivateFile.read(file) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return (try? decoder.decode(SportCatalogueRecord.self, from: data))?.toDomain()
+    }
+
+    /// - Throws: ``RiderError/storage(_:)`` naming the file.
+    public func save(_ catalogue: StoredSportCatalogue) async throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            try PrivateFile.write(try encoder.encode(SportCatalogueRecord(catalogue)), to: file)
+        } catch VaultError.io(_, let reason) {
+            throw RiderError.storage("the sport catalogue \(file.path) cannot be written: \(reason)")
+        } catch {
+            throw RiderError.storage("the sport catalogue \(file.path) cannot be written")
+        }
+    }
+
+    /// - Throws: ``RiderError/storage(_:)`` naming the file.
+    public func remove() async throws {
+        do {
+            try PrivateFile.remove(file)
+        } catch {
+            throw RiderError.storage("the sport catalogue \(file.path) cannot be removed")
+        }
+    }
+}
