@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test deps build build-tests check test-swift race-check fuzz fuzz-smoke clean bench-cache
+.PHONY: help demo test deps build build-tests check test-swift race-check fuzz fuzz-smoke stress clean bench-cache
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
@@ -13,6 +13,7 @@ help:
 	@echo "make race-check  the session engine's concurrency scenarios under ThreadSanitizer (part of make test)"
 	@echo "make fuzz   every decoder of outside data under libFuzzer + ASan, FUZZ_SECONDS (default 60) each"
 	@echo "make fuzz-smoke  the same, 20 s each (part of make test)"
+	@echo "make stress  16 tasks share one session against a 2 s access token for STRESS_SECONDS (default 120)"
 	@echo "make bench-cache  release-mode user cache benchmark next to raw sqlite3 (docs/performance.md)"
 
 demo: deps build
@@ -54,6 +55,12 @@ fuzz:
 
 fuzz-smoke:
 	FUZZ_SECONDS=20 scripts/fuzz.sh
+
+# A soak (not part of make test): 16 tasks read and write through one session while access tokens
+# live 2 s; no unexpected error, one refresh per expiry, no refresh token spent twice.
+STRESS_SECONDS ?= 120
+stress: deps build-tests
+	RIDER_STRESS_SECONDS=$(STRESS_SECONDS) $(SWIFT) test --skip-build --filter StressTests
 
 bench-cache: deps
 	cd Benchmarks && $(SWIFT) build -c release --product rider-cache-bench && ./.build/release/rider-cache-bench
