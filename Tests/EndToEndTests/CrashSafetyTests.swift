@@ -14,7 +14,9 @@ import Testing
 /// vault is rejected: exit 4, session removed`.
 @Suite("rider killed with SIGKILL mid-operation")
 struct CrashSafetyTests {
-    static let rounds = 15
+    /// Few rounds: each is a `rider` process deriving a scrypt key, and `make test` runs this
+    /// next to every other suite on two cores.
+    static let rounds = 9
 
     /// The operations to interrupt, in turn: login, refresh, and a search that writes the cache.
     static let operations: [(arguments: [String], stdin: String?)] = [
@@ -23,7 +25,7 @@ struct CrashSafetyTests {
         (["users", "search", "a", "--limit", "100"], nil),
     ]
 
-    @Test("SIGKILL at 15 moments of login, refresh and cache writes: the vault stays readable, the cache opens, the next run recovers")
+    @Test("SIGKILL at 9 moments of login, refresh and cache writes: the vault stays readable, the cache opens, the next run recovers")
     func killLoop() async throws {
         try await withReferenceServer { _, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
@@ -33,7 +35,7 @@ struct CrashSafetyTests {
                 let operation = Self.operations[round % Self.operations.count]
                 // 0 to 2.4 s, spread: before the request, while it is in flight, while saving
                 // (a debug `rider` needs 1–2 s here, most of it for the vault's scrypt).
-                let delay = Duration.milliseconds((round * 331) % 2_400)
+                let delay = Duration.milliseconds((round * 283) % 2_400)
                 if try await runAndKill(operation.arguments, stdin: operation.stdin, in: sandbox, after: delay) {
                     killed += 1
                 }
