@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test deps build build-tests check test-swift race-check fuzz fuzz-smoke stress clean bench-cache
+.PHONY: help demo test deps build build-tests check test-swift race-check bench-smoke bench fuzz fuzz-smoke stress clean
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
@@ -11,15 +11,16 @@ help:
 	@echo "make build  debug build of the library, the rider CLI and rider-server"
 	@echo "make clean  remove build products"
 	@echo "make race-check  the session engine's concurrency scenarios under ThreadSanitizer (part of make test)"
+	@echo "make bench  release build, then every benchmark next to its floor, one table (docs/performance.md)"
+	@echo "make bench-smoke  every benchmark at tiny sizes, and the 1,000-waiter refresh storm (part of make test)"
 	@echo "make fuzz   every decoder of outside data under libFuzzer + ASan, FUZZ_SECONDS (default 60) each"
 	@echo "make fuzz-smoke  the same, 20 s each (part of make test)"
 	@echo "make stress  16 tasks share one session against a 2 s access token for STRESS_SECONDS (default 120)"
-	@echo "make bench-cache  release-mode user cache benchmark next to raw sqlite3 (docs/performance.md)"
 
 demo: deps build
 	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
 
-test: deps build-tests check test-swift race-check fuzz-smoke
+test: deps build-tests check test-swift race-check bench-smoke fuzz-smoke
 
 deps:
 	scripts/install-deps.sh
@@ -46,6 +47,18 @@ test-swift:
 race-check:
 	cd Sanitizers && $(SWIFT) build --sanitize=thread && TSAN_OPTIONS=halt_on_error=1 ./.build/debug/rider-race-check
 
+# The benchmarks at tiny sizes, so they cannot rot, on the test build; the refresh storm keeps its
+# full 1,000 concurrent requests against an out-of-process rider-server and fails unless the
+# server counts exactly one refresh and every request succeeds.
+bench-smoke:
+	scripts/with-keyring.sh "$$($(SWIFT) build --show-bin-path)/rider-bench" --smoke
+
+# Release build, then every scenario next to its floor, inside a private keyring session so the
+# Secret Service rows are measured too. `rider-bench --help` lists the scenarios and sizes.
+bench: deps
+	$(SWIFT) build -c release
+	scripts/with-keyring.sh "$$($(SWIFT) build -c release --show-bin-path)/rider-bench"
+
 # libFuzzer targets for the token response, token errors, problem JSON, user/rider JSON, HTTP dates
 # and Retry-After, the vault file header and the stored session (Fuzz/, seeds in Fuzz/Corpus/).
 # A crash or broken invariant fails the run; the input is left in Fuzz/.build/findings/.
@@ -62,8 +75,5 @@ STRESS_SECONDS ?= 120
 stress: deps build-tests
 	RIDER_STRESS_SECONDS=$(STRESS_SECONDS) $(SWIFT) test --skip-build --filter StressTests
 
-bench-cache: deps
-	cd Benchmarks && $(SWIFT) build -c release --product rider-cache-bench && ./.build/release/rider-cache-bench
-
 clean:
-	rm -rf .build .venv Benchmarks/.build Sanitizers/.build Fuzz/.build
+	rm -rf .build .venv Sanitizers/.build Fuzz/.build

@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "rider", targets: ["RiderCLI"]),
         .executable(name: "rider-server", targets: ["RiderServerMain"]),
         .library(name: "RiderReferenceServer", targets: ["RiderReferenceServer"]),
+        .executable(name: "rider-bench", targets: ["RiderBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -96,6 +97,28 @@ let package = Package(
             name: "ReadmeExample",
             dependencies: ["RiderKit"],
             path: "Examples/ReadmeExample",
+            swiftSettings: strict
+        ),
+
+        // MARK: Benchmarks — `make bench` runs them in release mode; `make test` runs a smoke pass.
+        // They live in this package, not their own, so the smoke pass reuses the test build
+        // instead of compiling every dependency a second time.
+        // The floor for the cache: the raw sqlite3 C API, the same system library GRDB builds on.
+        .systemLibrary(
+            name: "CSQLite3",
+            path: "Benchmarks/Sources/CSQLite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .executableTarget(
+            name: "RiderBench",
+            dependencies: [
+                "RiderKit", "CSQLite3",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The KDF floor for the vault: scrypt alone, with the vault's parameters.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/Sources/RiderBench",
             swiftSettings: strict
         ),
 

@@ -99,10 +99,11 @@ extension API {
     public static func updateMyRider(_ patch: RiderPatch, ifMatch entityTag: EntityTag?) throws -> Endpoint<Rider> {
         var headers = HTTPHeaders()
         if let entityTag { headers["If-Match"] = entityTag.rawValue }
+        // The next edit is conditional on the new tag, so an answer without one is unusable.
         return Endpoint(
             method: .patch, path: "/riders/me", headers: headers,
             body: try .json(RiderPatchDTO(patch: patch), contentType: "application/merge-patch+json"),
-            authorization: .bearer, decode: decodeRider)
+            authorization: .bearer, decode: decodeRider).requiring("ETag")
     }
 
     @Sendable private static func decodeRider(_ response: HTTPResponse) throws -> Rider {

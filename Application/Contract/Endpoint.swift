@@ -28,6 +28,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// Statuses besides 2xx that ``decode`` reads rather than ``mapError`` (for example `304`
     /// for a conditional GET).
     public var alsoDecodes: Set<Int> = []
+    /// Headers a successful (2xx) answer must carry, such as `ETag` where an edit depends on it;
+    /// a success without one is ``RiderError/malformedResponse(_:)`` naming the header.
+    public var requiredHeaders: [String] = []
 
     public init(
         method: HTTPMethod,
@@ -67,9 +70,23 @@ public struct Endpoint<Response: Sendable>: Sendable {
     }
 
     /// Decodes a success or throws the mapped error.
+    /// - Throws: the mapped error for a failure; ``RiderError/malformedResponse(_:)`` for a
+    ///   success without one of ``requiredHeaders``.
     public func response(from response: HTTPResponse) throws -> Response {
         guard response.isSuccess || alsoDecodes.contains(response.status) else { throw mapError(response) }
+        if response.isSuccess,
+           let missing = requiredHeaders.first(where: { (response.headers[$0] ?? "").isEmpty }) {
+            throw RiderError.malformedResponse("the answer to \(method) \(path) has no \(missing) header, "
+                + "which the API contract requires")
+        }
         return try decode(response)
+    }
+
+    /// A copy whose successful answers must carry `headers`.
+    public func requiring(_ headers: String...) -> Endpoint {
+        var copy = self
+        copy.requiredHeaders += headers
+        return copy
     }
 }
 

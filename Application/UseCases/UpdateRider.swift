@@ -23,7 +23,8 @@ public struct UpdateRider: Sendable {
             throw RiderError.invalidInput([FieldProblem(field: "patch", message: "names no field to change")])
         }
         var tag = base
-        if tag == nil { tag = try await api.send(API.myRider).entityTag }
+        // Without the current tag the edit could silently overwrite a newer profile.
+        if tag == nil { tag = try await api.send(API.myRider.requiring("ETag")).entityTag }
         do {
             return try await api.send(API.updateMyRider(patch, ifMatch: tag))
         } catch RiderError.conflict {

@@ -43,6 +43,8 @@ struct RiderCommand: ParsableCommand {
             RegisterCommand.self,
             ProfileCommand.self,
             UsersCommand.self,
+            SportsCommand.self,
+            AccountCommand.self,
             CacheCommand.self,
         ]
     )

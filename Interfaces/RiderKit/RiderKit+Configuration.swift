@@ -23,11 +23,16 @@ extension RiderKit {
         /// Warnings a person should see (for example a damaged cache file moved aside). `nil`
         /// logs nothing.
         public var warnings: Logger?
+        /// How requests introduce themselves: set ``RequestIdentity/program`` to name your
+        /// program in the `User-Agent`; ``load(environment:baseURL:)`` fills the languages from
+        /// `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` or `LANG`.
+        public var identity: RequestIdentity
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
                     directories: XDGDirectories = XDGDirectories(),
                     vaultPassphrase: VaultPassphrase = .unavailable, keyringTimeout: Duration = .seconds(2),
-                    logger: Logger? = nil, cache: CacheConfiguration = CacheConfiguration(), warnings: Logger? = nil) {
+                    logger: Logger? = nil, cache: CacheConfiguration = CacheConfiguration(), warnings: Logger? = nil,
+                    identity: RequestIdentity = RequestIdentity()) {
             self.api = api
             self.vault = vault
             self.directories = directories
@@ -36,6 +41,7 @@ extension RiderKit {
             self.logger = logger
             self.cache = cache
             self.warnings = warnings
+            self.identity = identity
         }
 
         /// Reads the configuration from the config file and the environment; the environment wins.
@@ -111,7 +117,8 @@ extension RiderKit {
                 requestTimeout: timeout)
             return Configuration(api: api, vault: vault, directories: directories,
                                  vaultPassphrase: VaultPassphrase.environment(environment) ?? .unavailable,
-                                 keyringTimeout: keyringTimeout, cache: try CacheConfiguration(settings))
+                                 keyringTimeout: keyringTimeout, cache: try CacheConfiguration(settings),
+                                 identity: RequestIdentity(languages: RequestIdentity.languages(fromEnvironment: environment)))
         }
     }
 }

@@ -29,8 +29,28 @@ public struct RiderKit: Sendable {
     public let currentUser: CurrentUser
     public let getUser: GetUser
     public let searchUsers: SearchUsers
+    /// Every user by id, a page at a time or all pages lazily (``ListUsers/all(pageSize:)``).
+    public let listUsers: ListUsers
     public let getRider: GetRider
     public let updateRider: UpdateRider
+    /// The sport catalogue, kept in memory for as long as the server allows.
+    public let listSports: ListSports
+    /// The signed-in rider's sports and levels.
+    public let listMySports: ListMySports
+    /// Adds a sport to the signed-in rider's sports or changes its level.
+    public let setMySport: SetMySport
+    /// Removes a sport from the signed-in rider's sports.
+    public let removeMySport: RemoveMySport
+    /// Where the signed-in rider usually starts their rides (`nil` when not set).
+    public let getBaseLocation: GetBaseLocation
+    /// Sets the signed-in rider's base location.
+    public let setBaseLocation: SetBaseLocation
+    /// The signed-in rider's notification and visibility settings.
+    public let getPreferences: GetPreferences
+    /// Changes preferences, keeping the settings this version does not know.
+    public let updatePreferences: UpdatePreferences
+    /// Deletes the signed-in account on the server, then its session and cached users here.
+    public let deleteAccount: DeleteAccount
     /// What the user cache holds (`rider cache stats`).
     public let cacheStatistics: GetCacheStatistics
     /// Empties the user cache (`rider cache clear`); the session is kept.
@@ -49,10 +69,14 @@ public struct RiderKit: Sendable {
     ///     share the vault.
     ///   - cacheSettings: time to live and stale window of cached users.
     ///   - clearsCacheOnLogout: whether `logout` empties the cache.
+    ///   - identity: the `User-Agent` (RiderKit, its version and your program) and
+    ///     `Accept-Language` every request carries.
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
-                cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true) {
-        let transport = RedirectFollowingTransport(base: transport)
+                cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true,
+                identity: RequestIdentity = RequestIdentity()) {
+        // Identity inside the redirect follower, so every hop introduces itself the same way.
+        let transport = RedirectFollowingTransport(base: IdentifyingTransport(base: transport, identity: identity))
         let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: clock, lock: lock)
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)
         let refreshes = BackgroundRefreshes()
@@ -69,8 +93,18 @@ public struct RiderKit: Sendable {
                                   refreshes: refreshes)
         getUser = GetUser(api: client, cache: cache, clock: clock, settings: cacheSettings, refreshes: refreshes)
         searchUsers = SearchUsers(api: client, cache: cache, clock: clock, refreshes: refreshes)
+        listUsers = ListUsers(api: client, cache: cache, clock: clock)
         getRider = GetRider(api: client)
         updateRider = UpdateRider(api: client)
+        listSports = ListSports(api: client, clock: clock)
+        listMySports = ListMySports(api: client)
+        setMySport = SetMySport(api: client)
+        removeMySport = RemoveMySport(api: client)
+        getBaseLocation = GetBaseLocation(api: client)
+        setBaseLocation = SetBaseLocation(api: client)
+        getPreferences = GetPreferences(api: client)
+        updatePreferences = UpdatePreferences(api: client)
+        deleteAccount = DeleteAccount(api: client, sessions: sessions, cache: cache)
         cacheStatistics = GetCacheStatistics(cache: cache)
         clearCache = ClearCache(cache: cache)
         backgroundRefreshes = refreshes
@@ -91,7 +125,7 @@ public struct RiderKit: Sendable {
                                                   logger: configuration.warnings)
         return RiderKit(api: configuration.api, transport: transport, vault: vaults.make(), cache: cache,
                         clock: SystemClock(), lock: vaults.refreshLock(), cacheSettings: configuration.cache.settings,
-                        clearsCacheOnLogout: configuration.cache.clearsOnLogout)
+                        clearsCacheOnLogout: configuration.cache.clearsOnLogout, identity: configuration.identity)
     }
 
     /// Where the session is kept now: for ``VaultChoice/automatic``, the backend it settled on.

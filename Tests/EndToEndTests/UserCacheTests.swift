@@ -67,6 +67,24 @@ struct UserCacheTests {
         }
     }
 
+    @Test("whoami --policy cache-first answers from the cache without the server; plain whoami needs the server")
+    func whoamiFromCache() async throws {
+        try await withReferenceServer { server, sandbox in
+            #expect(try await sandbox.loginAsDemo().status == 0)
+            let online = try await sandbox.rider("whoami")
+            #expect(online.status == 0, "\(online)")
+
+            await server.stop()
+
+            let cached = try await sandbox.rider("whoami", "--policy", "cache-first")
+            #expect(cached.status == 0, "\(cached)")
+            #expect(cached.stdout.contains(Demo.email), "\(cached)")
+            #expect(cached.lines.contains { $0.hasPrefix("source") && $0.contains("from the local cache") }, "\(cached)")
+            let networkOnly = try await sandbox.rider("whoami")
+            #expect(networkOnly.status != 0, "\(networkOnly)")
+        }
+    }
+
     @Test("cache stats counts hits and misses; cache clear empties it; logout clears it too")
     func statsClearAndLogout() async throws {
         try await withReferenceServer { _, sandbox in

@@ -19,9 +19,9 @@ struct ProtocolErrorTests {
     @Test("a known path with the wrong method answers 405 with Allow")
     func wrongMethod() async throws {
         try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
-            let response = try await server.send("DELETE", "/riders/me")
+            let response = try await server.send("PUT", "/riders/me")
             #expect(response.status == 405)
-            #expect(response.header("Allow") == "GET, PATCH, HEAD")
+            #expect(response.header("Allow") == "GET, PATCH, DELETE, HEAD")
             #expect(try response.decode(ProblemBody.self).status == 405)
             let token = try await server.send("GET", "/auth/token")
             #expect(token.status == 405)

@@ -9,8 +9,11 @@ struct ProfileCommand: ParsableCommand {
             Examples:
               rider profile show
               rider profile update --type mentor --description "Gravel on weekends"
+              rider profile location --set -33.9249,18.4241 --name "Cape Town"
+              rider profile preferences --newsletter off
             """,
-        subcommands: [ProfileShowCommand.self, ProfileUpdateCommand.self],
+        subcommands: [ProfileShowCommand.self, ProfileUpdateCommand.self, ProfileLocationCommand.self,
+                      ProfilePreferencesCommand.self],
         defaultSubcommand: ProfileShowCommand.self
     )
 }

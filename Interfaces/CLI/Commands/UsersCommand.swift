@@ -9,7 +9,8 @@ struct UsersCommand: ParsableCommand {
             Examples:
               rider users search jose --limit 5
               rider users show u_000042
+              rider users list --all
             """,
-        subcommands: [UsersSearchCommand.self, UsersShowCommand.self]
+        subcommands: [UsersSearchCommand.self, UsersShowCommand.self, UsersListCommand.self]
     )
 }

@@ -8,18 +8,30 @@ struct WhoamiCommand: GlobalOptionsCommand {
         abstract: "Show the account you are logged in as, fresh from the server.",
         discussion: """
             Asks the server (GET /auth/me), so it also proves the session still works; an expired \
-            access token is renewed on the way.
+            access token is renewed on the way. With another --policy the answer may come from the \
+            local cache, and the output says where it came from and how old it is.
 
-            Example:
+            Examples:
               rider whoami --json
+              rider whoami --policy cache-first
             """
     )
+
+    @Option(help: ArgumentHelp("How to combine the server and the local cache.", valueName: "policy"))
+    var policy: CachePolicyArgument = .networkOnly
 
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
     func run() async throws {
         let context = try CommandContext(global)
-        let output = UserOutput(try await context.rider.currentUser().value)
-        try context.print(json: output, lines: output.lines)
+        let cached = try await context.rider.currentUser(policy: policy.policy)
+        if policy == .networkOnly {
+            let output = UserOutput(cached.value)
+            try context.print(json: output, lines: output.lines)
+        } else {
+            let output = CachedUserOutput(cached)
+            try context.print(json: output, lines: output.lines)
+            await context.rider.backgroundRefreshes.waitForAll()
+        }
     }
 }

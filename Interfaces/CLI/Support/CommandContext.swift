@@ -13,6 +13,7 @@ struct CommandContext: Sendable {
     /// - Throws: ``RiderError/invalidConfiguration(_:)`` when no usable server is configured.
     init(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         var configuration = try RiderKit.Configuration.load(environment: environment, baseURL: options.server)
+        configuration.identity.program = "rider/\(RequestIdentity.libraryVersion)"
         if options.verbose {
             var logger = Logger(label: "rider.http") { _ in StandardErrorLogHandler() }
             logger.logLevel = .debug

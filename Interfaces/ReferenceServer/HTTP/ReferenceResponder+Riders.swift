@@ -46,3 +46,12 @@ extension ReferenceResponder {
         return try Responses.json(RiderBody(user), headers: headers)
     }
 }
+
+extension ReferenceResponder {
+    /// `DELETE /riders/me`: deletes the account and ends every session it has (`204`).
+    func deleteRiderMe(_ request: Request) async throws -> Response {
+        let user = try await authenticate(request)
+        await store.deleteAccount(userIndex: user.index)
+        return Response(status: .noContent, headers: Self.noStore)
+    }
+}

@@ -58,7 +58,7 @@ extension ReferenceResponder {
 struct StandardTokenResponseBody: Encodable, Sendable {
     let accessToken: String
     let tokenType = "bearer"
-    let expiresIn: Int
+    let expiresIn: Int?
     let refreshToken: String
 
     init(_ pair: TokenPair) {

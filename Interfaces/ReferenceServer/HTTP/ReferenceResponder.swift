@@ -16,7 +16,10 @@ struct ReferenceResponder: HTTPResponder {
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
         let path = request.uri.path
-        if !path.hasPrefix("/_test/") { await store.recordRequest() }
+        if !path.hasPrefix("/_test/") {
+            await store.recordRequest(from: ClientIdentity(userAgent: request.headers[.userAgent],
+                                                           acceptLanguage: request.headers[.acceptLanguage]))
+        }
         var response: Response
         do {
             response = try await dispatch(request, path: path)
@@ -51,9 +54,18 @@ struct ReferenceResponder: HTTPResponder {
         case .authMe: try await authMe(request)
         case .riderMe: try await riderMe(request)
         case .patchRiderMe: try await patchRiderMe(request)
+        case .deleteRiderMe: try await deleteRiderMe(request)
         case .listUsers: try await listUsers(request)
         case .searchUsers: try await searchUsers(request)
         case .user(let id): try await user(id: id, request)
+        case .sports: try sports()
+        case .baseLocation: try await baseLocation(request)
+        case .putBaseLocation: try await putBaseLocation(request)
+        case .preferences: try await preferences(request)
+        case .putPreferences: try await putPreferences(request)
+        case .mySports: try await mySports(request)
+        case .setMySport(let id): try await setMySport(id: id, request)
+        case .removeMySport(let id): try await removeMySport(id: id, request)
         case .standardToken: try await standardToken(request)
         case .testStats: try await testStats()
         case .testRedirect: try testRedirect(request)

@@ -9,9 +9,18 @@ enum Route: Sendable, Equatable {
     case authMe
     case riderMe
     case patchRiderMe
+    case deleteRiderMe
     case listUsers
     case searchUsers
     case user(id: String)
+    case sports
+    case baseLocation
+    case putBaseLocation
+    case preferences
+    case putPreferences
+    case mySports
+    case setMySport(id: String)
+    case removeMySport(id: String)
     case standardToken
     case testStats
     case testRedirect
@@ -43,9 +52,13 @@ enum Route: Sendable, Equatable {
         case "/auth/register": return [(.post, .register)]
         case "/auth/revoke": return [(.post, .revoke)]
         case "/auth/me": return [(.get, .authMe)]
-        case "/riders/me": return [(.get, .riderMe), (.patch, .patchRiderMe)]
+        case "/riders/me": return [(.get, .riderMe), (.patch, .patchRiderMe), (.delete, .deleteRiderMe)]
         case "/users": return [(.get, .listUsers)]
         case "/users/search": return [(.get, .searchUsers)]
+        case "/sports": return [(.get, .sports)]
+        case "/riders/me/sports": return [(.get, .mySports)]
+        case "/riders/me/base-location": return [(.get, .baseLocation), (.put, .putBaseLocation)]
+        case "/riders/me/preferences": return [(.get, .preferences), (.put, .putPreferences)]
         case "/oauth2/token": return [(.post, .standardToken)]
         case "/_test/stats": return [(.get, .testStats)]
         case "/_test/redirect": return [(.get, .testRedirect), (.post, .testRedirect)]
@@ -54,6 +67,10 @@ enum Route: Sendable, Equatable {
         default: break
         }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.count == 5, segments[0].isEmpty, segments[1] == "riders", segments[2] == "me",
+           segments[3] == "sports", !segments[4].isEmpty, let id = segments[4].removingPercentEncoding {
+            return [(.post, .setMySport(id: id)), (.delete, .removeMySport(id: id))]
+        }
         guard segments.count == 3, segments[0].isEmpty, segments[1] == "users", !segments[2].isEmpty,
             let id = segments[2].removingPercentEncoding
         else { return nil }

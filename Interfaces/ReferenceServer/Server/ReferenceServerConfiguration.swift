@@ -35,6 +35,10 @@ public struct ReferenceServerConfiguration: Sendable {
     /// With the default logger, also log one line per request (method, path, status); otherwise
     /// only warnings and errors. Ignored when ``logger`` is set.
     public var verboseLogging: Bool
+    /// Issue access tokens as JWTs carrying `exp` (the signature part is random: nothing checks
+    /// it) and leave `expires_in` out of token responses, like OAuth servers that state the
+    /// expiry only inside the token. Off by default.
+    public var jwtAccessTokens: Bool
 
     /// Creates a configuration; every parameter has a test-friendly default.
     public init(
@@ -51,7 +55,8 @@ public struct ReferenceServerConfiguration: Sendable {
         maximumBodySize: Int = 64 * 1024,
         stopsOnTerminationSignals: Bool = false,
         logger: Logger? = nil,
-        verboseLogging: Bool = false
+        verboseLogging: Bool = false,
+        jwtAccessTokens: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -67,6 +72,7 @@ public struct ReferenceServerConfiguration: Sendable {
         self.stopsOnTerminationSignals = stopsOnTerminationSignals
         self.logger = logger
         self.verboseLogging = verboseLogging
+        self.jwtAccessTokens = jwtAccessTokens
     }
 
     /// Whether `host` names a loopback address (`localhost`, `127.0.0.0/8` or `::1`).

@@ -56,8 +56,15 @@ extension ReferenceStore {
         accessTokenTTL = max(ttl, .zero)
     }
 
-    /// Counts one HTTP request.
-    func recordRequest() {
+    /// Every distinct `User-Agent`/`Accept-Language` pair clients sent (the first 64), so a
+    /// test can check how a client introduces itself.
+    public func clientIdentities() -> Set<ClientIdentity> {
+        identities
+    }
+
+    /// Counts one HTTP request and remembers how its client introduced itself.
+    func recordRequest(from identity: ClientIdentity) {
         counters.requests += 1
+        if identities.count < 64 { identities.insert(identity) }
     }
 }

@@ -52,12 +52,15 @@ extension ReferenceStore {
     private func issueTokens(userIndex: Int, grantID: UInt64, scope: String?) -> TokenPair {
         pruneExpiredTokensOccasionally()
         let issuedAt = now()
-        let access = uniqueToken()
+        let accessExpiry = issuedAt.addingTimeInterval(Self.seconds(accessTokenTTL))
+        let access = jwtAccessTokens
+            ? JWTShape.token(subject: users[userIndex].id, expiresAt: accessExpiry, id: uniqueToken())
+            : uniqueToken()
         let refresh = uniqueToken()
         accessTokens[access] = IssuedToken(
             userIndex: userIndex,
             grantID: grantID,
-            expiresAt: issuedAt.addingTimeInterval(Self.seconds(accessTokenTTL)),
+            expiresAt: accessExpiry,
             scope: scope
         )
         refreshTokens[refresh] = IssuedToken(
@@ -71,7 +74,7 @@ extension ReferenceStore {
         return TokenPair(
             accessToken: access,
             refreshToken: refresh,
-            expiresIn: Int(accessTokenTTL.components.seconds),
+            expiresIn: jwtAccessTokens ? nil : Int(accessTokenTTL.components.seconds),
             user: users[userIndex],
             scope: scope
         )

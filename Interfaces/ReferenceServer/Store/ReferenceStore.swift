@@ -18,9 +18,19 @@ public actor ReferenceStore {
     /// Every token ever handed out, oldest first, for leak checks.
     var issued: [String] = []
     var counters = Stats()
+    /// How clients introduced themselves (test hook, ``clientIdentities()``).
+    var identities: Set<ClientIdentity> = []
+    /// Each rider's sports (by user index), in the order they were added.
+    var riderSports: [Int: [RiderSportEntry]] = [:]
+    var baseLocations: [Int: StoredBaseLocation] = [:]
+    var storedPreferences: [Int: StoredPreferences] = [:]
+    /// Indexes of deleted accounts. Their records stay so that indexes (and ids) are never reused.
+    var deletedUsers: Set<Int> = []
     var accessTokenTTL: Duration
     let refreshTokenTTL: Duration
     let tokenGenerator: OpaqueTokenGenerator
+    /// Access tokens are JWTs with `exp`, and token responses carry no `expires_in`.
+    let jwtAccessTokens: Bool
     let now: @Sendable () -> Date
 
     /// Seeds the store from `configuration`.
@@ -37,29 +47,33 @@ public actor ReferenceStore {
         self.accessTokenTTL = configuration.accessTokenTTL
         self.refreshTokenTTL = configuration.refreshTokenTTL
         self.tokenGenerator = OpaqueTokenGenerator(alphabet: configuration.tokenAlphabet)
+        self.jwtAccessTokens = configuration.jwtAccessTokens
         self.now = now
     }
 
     /// The user with `id`, if any.
     func user(id: String) -> ReferenceUser? {
-        guard let index = ReferenceUser.index(forID: id), users.indices.contains(index) else { return nil }
+        guard let index = ReferenceUser.index(forID: id), users.indices.contains(index),
+              !deletedUsers.contains(index) else { return nil }
         // `u_0000001` parses to the same index but is not the same id.
         return users[index].id == id ? users[index] : nil
     }
 
     /// The user at `index`.
     func user(index: Int) -> ReferenceUser? {
-        users.indices.contains(index) ? users[index] : nil
+        users.indices.contains(index) && !deletedUsers.contains(index) ? users[index] : nil
     }
 
     /// One page of all users, ordered by id.
     func page(_ paging: Pagination) -> (users: [ReferenceUser], total: Int) {
-        (Array(users[paging.bounds(in: users.count)]), users.count)
+        let live = snapshot()
+        return (Array(live[paging.bounds(in: live.count)]), live.count)
     }
 
-    /// The users as they are now, for searching outside the actor so searches do not queue.
+    /// The users as they are now (deleted accounts left out), for searching outside the actor so
+    /// searches do not queue.
     func snapshot() -> [ReferenceUser] {
-        users
+        deletedUsers.isEmpty ? users : users.filter { !deletedUsers.contains($0.index) }
     }
 
     /// Adds an account with an empty rider profile.

@@ -2,8 +2,8 @@
 struct TokenPair: Sendable {
     let accessToken: String
     let refreshToken: String
-    /// Whole seconds the access token lives.
-    let expiresIn: Int
+    /// Whole seconds the access token lives; `nil` when only the token's JWT `exp` says it.
+    let expiresIn: Int?
     let user: ReferenceUser
     let scope: String?
 }

@@ -2,7 +2,8 @@
 struct TokenResponseBody: Encodable, Sendable {
     let accessToken: String
     let tokenType = "Bearer"
-    let expiresIn: Int
+    /// Left out (not `null`) for JWT access tokens.
+    let expiresIn: Int?
     let refreshToken: String
     let userID: String
     let role: String

@@ -189,19 +189,26 @@ struct SQLiteUserCacheTests {
         #expect(message.contains(blocker.path))
     }
 
-    @Test("a read-only cache file fails with .storage saying so", .disabled(if: geteuid() == 0, "root ignores file modes"))
+    // Root ignores file modes (and CI runs as root), so there the file and its folder are made
+    // immutable with chattr instead: root cannot write through that either.
+    @Test("a read-only cache file fails with .storage saying so")
     func readOnlyFile() async throws {
         let folder = try CacheFolder()
         defer { folder.remove() }
         let cache = folder.cache()
         try await cache.store([CacheSamples.riders[0]], at: CacheSamples.epoch)
         await cache.close()
+        let directory = folder.file.deletingLastPathComponent()
         try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: folder.file.path)
-        try FileManager.default.setAttributes([.posixPermissions: 0o500],
-                                              ofItemAtPath: folder.file.deletingLastPathComponent().path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: directory.path)
+        let immutable = geteuid() == 0
+        if immutable {
+            try #require(try chattr("+i", folder.file.path, directory.path) == 0,
+                         "chattr +i failed: running as root, the test cannot make the cache file read-only")
+        }
         defer {
-            try? FileManager.default.setAttributes([.posixPermissions: 0o700],
-                                                   ofItemAtPath: folder.file.deletingLastPathComponent().path)
+            if immutable { _ = try? chattr("-i", folder.file.path, directory.path) }
+            try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
         }
 
         let error = await #expect(throws: RiderError.self) {
@@ -211,5 +218,14 @@ struct SQLiteUserCacheTests {
             Issue.record("expected .storage, got \(String(describing: error))")
             return
         }
+    }
+
+    private func chattr(_ arguments: String...) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 }

@@ -10,7 +10,9 @@ import Testing
 @Suite("Session engine against the reference server")
 struct SessionEngineAgainstReferenceServerTests {
     // 300, not more: every test shares this process and its 2 cores, and a larger storm starves the other
-    // in-process servers. The 1,000-request storm runs in-memory under ThreadSanitizer (make race-check).
+    // in-process servers. The 1,000-request storm runs against an out-of-process rider-server in
+    // `make bench-smoke` (part of make test: rider-bench storm), and in-memory under ThreadSanitizer
+    // (make race-check).
     @Test("300 concurrent requests on an expired token: the server counts exactly one refresh, all succeed")
     func refreshStorm() async throws {
         let harness = try await ReferenceServerHarness.start(.init(seedUsers: 10, accessTokenTTL: .seconds(3600)))

@@ -81,8 +81,17 @@ public struct UseCaseHarness: Sendable {
     public var currentUser: CurrentUser { CurrentUser(api: api, sessions: sessions, cache: cache, clock: clock) }
     public var getUser: GetUser { GetUser(api: api, cache: cache, clock: clock) }
     public var searchUsers: SearchUsers { SearchUsers(api: api, cache: cache, clock: clock) }
+    public var listUsers: ListUsers { ListUsers(api: api, cache: cache, clock: clock) }
     public var getRider: GetRider { GetRider(api: api) }
     public var updateRider: UpdateRider { UpdateRider(api: api) }
+    public var listMySports: ListMySports { ListMySports(api: api) }
+    public var setMySport: SetMySport { SetMySport(api: api) }
+    public var removeMySport: RemoveMySport { RemoveMySport(api: api) }
+    public var getBaseLocation: GetBaseLocation { GetBaseLocation(api: api) }
+    public var setBaseLocation: SetBaseLocation { SetBaseLocation(api: api) }
+    public var getPreferences: GetPreferences { GetPreferences(api: api) }
+    public var updatePreferences: UpdatePreferences { UpdatePreferences(api: api) }
+    public var deleteAccount: DeleteAccount { DeleteAccount(api: api, sessions: sessions, cache: cache) }
     public var refreshSession: RefreshSession { RefreshSession(sessions: sessions) }
     public var restoreSession: RestoreSession { RestoreSession(sessions: sessions) }
 }

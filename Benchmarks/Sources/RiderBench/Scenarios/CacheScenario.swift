@@ -1,13 +1,20 @@
 import Foundation
 import RiderKit
 
-/// `rider-cache-bench [--users N] [--searches N] [--lookups N]`: the user cache next to the raw
-/// sqlite3 C API doing the same work on a file with the same schema, in one run. Prints a
-/// Markdown table for docs/performance.md.
-@main
-struct CacheBenchmark {
-    static func main() async throws {
-        let options = Options(CommandLine.arguments.dropFirst())
+/// The user cache next to the raw sqlite3 C API doing the same work on a file with the same
+/// schema, in one run.
+struct CacheScenario {
+    var users = 100_000
+    var searches = 500
+    var lookups = 500
+
+    static let smoke = CacheScenario(users: 500, searches: 20, lookups: 20)
+
+    func run() async throws -> ScenarioReport {
+        let options = self
+        var report = ScenarioReport(
+            scenario: "User cache: \(users) users, \(searches) searches, \(lookups) lookups",
+            floorDescription: "the same SQL through the raw sqlite3 C API on a file with the same schema")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rider-cache-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -17,7 +24,7 @@ struct CacheBenchmark {
         let narrowQueries = SampleUsers.twoWordQueries(options.searches)
         let ids = (0..<options.lookups).map { users[($0 * 7_919) % users.count].id }
         let now = Date()
-        var rows: [ResultRow] = []
+        var rows: [ReportRow] = []
 
         // RiderKit: SQLiteUserCache through GRDB.
         let cacheFile = folder.appendingPathComponent("riderkit/users.sqlite")
@@ -32,8 +39,8 @@ struct CacheBenchmark {
         await schemaOnly.close()
         let raw = try RawSQLite(path: rawFile.path)
         let rawUpsert = try Measurement.time { try raw.upsert(users, at: now) }
-        rows.append(ResultRow(name: "upsert \(options.users) users, one transaction (total)",
-                        kit: kitUpsert, floor: rawUpsert, unit: "ms"))
+        rows.append(ReportRow(name: "upsert \(options.users) users, one transaction (total)",
+                        riderKit: kitUpsert, floor: rawUpsert, unit: "ms"))
 
         // FTS prefix search, 20 per page: count + page.
         var kitSearch = Measurement(samples: [])
@@ -46,20 +53,20 @@ struct CacheBenchmark {
             kitSearch.samples.append(try await Measurement.time { _ = try await cache.search(query, page: PageRequest(limit: 20)) })
             rawSearch.samples.append(try Measurement.time { _ = try raw.search(query, limit: 20) })
         }
-        rows.append(ResultRow(name: "FTS prefix search p50", kit: kitSearch.p50, floor: rawSearch.p50, unit: "ms"))
-        rows.append(ResultRow(name: "FTS prefix search p99", kit: kitSearch.p99, floor: rawSearch.p99, unit: "ms"))
+        rows.append(ReportRow(name: "FTS prefix search p50", riderKit: kitSearch.p50, floor: rawSearch.p50, unit: "ms"))
+        rows.append(ReportRow(name: "FTS prefix search p99", riderKit: kitSearch.p99, floor: rawSearch.p99, unit: "ms"))
         var kitNarrow = Measurement(samples: [])
         var rawNarrow = Measurement(samples: [])
         for query in narrowQueries {
             kitNarrow.samples.append(try await Measurement.time { _ = try await cache.search(query, page: PageRequest(limit: 20)) })
             rawNarrow.samples.append(try Measurement.time { _ = try raw.search(query, limit: 20) })
         }
-        rows.append(ResultRow(name: "FTS two-word prefix search (\"jos gar\") p50", kit: kitNarrow.p50, floor: rawNarrow.p50, unit: "ms"))
-        rows.append(ResultRow(name: "FTS two-word prefix search (\"jos gar\") p99", kit: kitNarrow.p99, floor: rawNarrow.p99, unit: "ms"))
+        rows.append(ReportRow(name: "FTS two-word prefix search (\"jos gar\") p50", riderKit: kitNarrow.p50, floor: rawNarrow.p50, unit: "ms"))
+        rows.append(ReportRow(name: "FTS two-word prefix search (\"jos gar\") p99", riderKit: kitNarrow.p99, floor: rawNarrow.p99, unit: "ms"))
 
         // Lookups by id: the cache's hit (read + LRU bump + hit count in one write transaction),
         // the GetUser use case answering a fresh entry from it, and the floors.
-        guard let unused = URL(string: "http://127.0.0.1:9") else { return }
+        guard let unused = URL(string: "http://127.0.0.1:9") else { throw BenchFailure("bad URL") }
         let rider = RiderKit(api: try APIConfiguration(baseURL: unused), transport: RefusingTransport(),
                              vault: InMemoryTokenVault(), cache: cache, clock: FixedClock(now: now))
         var kitLookup = Measurement(samples: [])
@@ -72,8 +79,13 @@ struct CacheBenchmark {
             rawLookup.samples.append(try Measurement.time { try raw.lookupLikeTheCache(id: id.rawValue) })
             rawSelect.samples.append(try Measurement.time { try raw.select(id: id.rawValue) })
         }
-        rows.append(ResultRow(name: "cache hit by id p50 (read + LRU bump + hit count)", kit: kitLookup.p50, floor: rawLookup.p50, unit: "ms"))
-        rows.append(ResultRow(name: "GetUser (cache-first, fresh) p50 vs plain SELECT", kit: useCase.p50, floor: rawSelect.p50, unit: "ms"))
+        rows.append(ReportRow(name: "cache hit by id p50 (read + LRU bump + hit count)", riderKit: kitLookup.p50, floor: rawLookup.p50, unit: "ms"))
+        rows.append(ReportRow(name: "GetUser (cache-first, fresh) p50 vs plain SELECT", riderKit: useCase.p50, floor: rawSelect.p50, unit: "ms"))
+
+        var matches = 0
+        for query in queries { matches += try await cache.search(query, page: PageRequest(limit: 1)).total }
+        var narrowMatches = 0
+        for query in narrowQueries { narrowMatches += try await cache.search(query, page: PageRequest(limit: 1)).total }
 
         // Opening an existing file: what every `rider` command that touches the cache pays once.
         await cache.close()
@@ -93,16 +105,15 @@ struct CacheBenchmark {
                 await reopened.close()
             })
         }
-        rows.append(ResultRow(name: "open + first hit p50 — RiderKit column: full quick_check; floor column: default header check", kit: checkedOpen.p50,
+        rows.append(ReportRow(name: "open + first hit p50 — RiderKit column: full quick_check; floor column: default header check", riderKit: checkedOpen.p50,
                         floor: plainOpen.p50, unit: "ms"))
 
-        print(ResultRow.table(rows, options: options))
-        var matches = 0
-        for query in queries { matches += try await cache.search(query, page: PageRequest(limit: 1)).total }
-        var narrowMatches = 0
-        for query in narrowQueries { narrowMatches += try await cache.search(query, page: PageRequest(limit: 1)).total }
-        print("\nMean matches per search (each ranked by bm25 and counted) of \(options.users) users: "
-            + "\(matches / max(1, queries.count)) for one-word prefixes, "
-            + "\(narrowMatches / max(1, narrowQueries.count)) for two-word prefixes.")
+        // How much work each search did: every match is ranked by bm25 and counted.
+        rows.append(ReportRow(name: "mean matches per one-word prefix search", riderKit: Double(matches / max(1, queries.count)),
+                              floor: nil, unit: ""))
+        rows.append(ReportRow(name: "mean matches per two-word prefix search", riderKit: Double(narrowMatches / max(1, narrowQueries.count)),
+                              floor: nil, unit: ""))
+        report.rows = rows
+        return report
     }
 }

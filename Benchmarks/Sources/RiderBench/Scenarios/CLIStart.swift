@@ -1,0 +1,77 @@
+import Foundation
+
+/// How long a person waits for `rider`: a whole process, start to exit, next to a process that
+/// does nothing (`/bin/true`), which is the floor any command-line program pays.
+struct CLIStart {
+    var runs = 20
+
+    static let smoke = CLIStart(runs: 2)
+
+    func run(on server: ServerProcess) async throws -> ScenarioReport {
+        var report = ScenarioReport(scenario: "CLI start: `rider` processes, start to exit (\(runs) runs each)",
+                                    floorDescription: "/bin/true, a process that does nothing")
+        let rider = try Binaries.url("rider")
+        let nothing = URL(fileURLWithPath: "/bin/true")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rider-bench-cli-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let inherited = ProcessInfo.processInfo.environment
+        let keyringPresent = inherited["DBUS_SESSION_BUS_ADDRESS"] != nil
+        func environment(_ name: String, vault: String) -> [String: String] {
+            let home = folder.appendingPathComponent(name)
+            var environment = ["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": home.path,
+                               "XDG_STATE_HOME": home.appendingPathComponent(".local/state").path,
+                               "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
+                               "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path,
+                               "RIDER_BASE_URL": server.baseURL.absoluteString, "RIDER_VAULT": vault]
+            if vault == "file" {
+                environment["RIDER_VAULT_PASSPHRASE"] = "rider-bench-vault"
+            } else {
+                for key in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] { environment[key] = inherited[key] }
+            }
+            return environment
+        }
+
+        var vaults = [("encrypted-file vault (scrypt once per process)", environment("file-vault", vault: "file"))]
+        if keyringPresent {
+            vaults.insert(("Secret Service vault", environment("keyring-vault", vault: "secret-service")), at: 0)
+        } else {
+            FileHandle.standardError.write(Data("rider-bench: no session bus, so no keyring rows (make bench provides one)\n".utf8))
+        }
+
+        var floor = Measurement(samples: [])
+        for _ in 0..<runs { floor.samples.append(try ChildProcess.run(nothing, [], environment: [:]).milliseconds) }
+        var failures: [String] = []
+        func time(_ arguments: [String], _ environment: [String: String]) throws -> Measurement {
+            var measurement = Measurement(samples: [])
+            for _ in 0..<runs {
+                let outcome = try ChildProcess.run(rider, arguments, environment: environment)
+                if outcome.status != 0 { failures.append("rider \(arguments.joined(separator: " ")) exited \(outcome.status)") }
+                measurement.samples.append(outcome.milliseconds)
+            }
+            return measurement
+        }
+
+        let help = try time(["--help"], environment("help", vault: "file"))
+        report.rows.append(ReportRow(name: "`rider --help` p50", riderKit: help.p50, floor: floor.p50, unit: "ms"))
+        for (vaultName, environment) in vaults {
+            let login = try ChildProcess.run(rider, ["login", "--email", ServerProcess.demoEmail, "--password-stdin"],
+                                             environment: environment, input: ServerProcess.demoPassword + "\n")
+            guard login == 0 else { throw BenchFailure("rider login with the \(vaultName) exited \(login)") }
+            let online = try time(["whoami"], environment)
+            let requestsBefore = try await server.requestCount()
+            let cached = try time(["whoami", "--policy", "cache-first"], environment)
+            let requestsDuring = try await server.requestCount() - requestsBefore
+            report.rows.append(ReportRow(name: "`rider whoami` from the cache, \(vaultName) p50", riderKit: cached.p50,
+                                         floor: floor.p50, unit: "ms"))
+            report.rows.append(ReportRow(name: "`rider whoami` from the cache, \(vaultName) p99", riderKit: cached.p99,
+                                         floor: floor.p99, unit: "ms"))
+            report.rows.append(ReportRow(name: "`rider whoami` from the server, \(vaultName) p50", riderKit: online.p50,
+                                         floor: floor.p50, unit: "ms"))
+            report.check("`rider whoami --policy cache-first` with the \(vaultName) never asked the server", requestsDuring == 0,
+                         "\(requestsDuring) requests reached the server")
+        }
+        report.check("every rider run exited 0", failures.isEmpty, failures.isEmpty ? "\(runs) runs per row" : failures.joined(separator: "; "))
+        return report
+    }
+}

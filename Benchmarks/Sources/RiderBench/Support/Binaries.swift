@@ -1,0 +1,20 @@
+import Foundation
+
+/// The other executables of this package, built next to `rider-bench` by the same `swift build`.
+enum Binaries {
+    static var folder: URL {
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        if let override = ProcessInfo.processInfo.environment["RIDER_BIN_DIR"], !override.isEmpty {
+            return URL(fileURLWithPath: override, isDirectory: true)
+        }
+        return me.deletingLastPathComponent()
+    }
+
+    static func url(_ name: String) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            throw BenchFailure("\(url.path) is missing; build it first (make bench does)")
+        }
+        return url
+    }
+}

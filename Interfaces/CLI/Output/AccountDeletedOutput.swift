@@ -1,0 +1,25 @@
+import RiderKit
+
+/// What `rider account delete` reports.
+struct AccountDeletedOutput: Encodable, Sendable {
+    let userID: String
+    let deleted: Bool
+    let alreadyGone: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case deleted
+        case userID = "user_id"
+        case alreadyGone = "already_gone"
+    }
+
+    init(_ outcome: DeleteAccount.Outcome) {
+        userID = outcome.userID.rawValue
+        deleted = true
+        alreadyGone = !outcome.deletedNow
+    }
+
+    var line: String {
+        (alreadyGone ? "The account \(userID) was already deleted on the server" : "Deleted the account \(userID)")
+            + "; its session and cached data are gone from this machine."
+    }
+}

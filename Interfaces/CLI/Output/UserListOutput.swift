@@ -1,0 +1,30 @@
+import RiderKit
+
+/// One page of `rider users list`: a header with the totals, then one aligned line per user.
+struct UserListOutput: Encodable, Sendable {
+    let total: Int
+    let page: Int
+    let limit: Int
+    let hasNext: Bool
+    let users: [UserOutput]
+
+    enum CodingKeys: String, CodingKey {
+        case total, page, limit, users
+        case hasNext = "has_next"
+    }
+
+    init(_ page: UserPage) {
+        total = page.total
+        self.page = page.page
+        limit = page.limit
+        hasNext = page.hasNext
+        users = page.users.map(UserOutput.init)
+    }
+
+    var lines: [String] {
+        let pages = max(1, (total + max(limit, 1) - 1) / max(limit, 1))
+        var header = "total \(total) \(total == 1 ? "user" : "users") · page \(page) of \(pages) · \(limit) per page"
+        if hasNext { header += " · next: --page \(page + 1)" }
+        return [header] + HumanFormat.columns(users.map(\.row))
+    }
+}

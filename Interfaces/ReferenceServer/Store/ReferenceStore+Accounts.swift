@@ -1,0 +1,19 @@
+extension ReferenceStore {
+    /// Deletes the account: it can no longer log in, every token it holds stops working, it
+    /// leaves listings and searches, its id answers `404`, and its email may register again.
+    func deleteAccount(userIndex: Int) {
+        guard users.indices.contains(userIndex), !deletedUsers.contains(userIndex) else { return }
+        deletedUsers.insert(userIndex)
+        indexByEmail.removeValue(forKey: users[userIndex].email.lowercased())
+        for (token, record) in refreshTokens where record.userIndex == userIndex {
+            refreshTokens.removeValue(forKey: token)
+            revokedGrants.insert(record.grantID)
+        }
+        for (token, record) in accessTokens where record.userIndex == userIndex {
+            accessTokens.removeValue(forKey: token)
+        }
+        riderSports.removeValue(forKey: userIndex)
+        baseLocations.removeValue(forKey: userIndex)
+        storedPreferences.removeValue(forKey: userIndex)
+    }
+}
