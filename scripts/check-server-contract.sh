@@ -42,12 +42,13 @@ token=$(curl -sf -X POST "$base/auth/token" --data-urlencode grant_type=password
         | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
 
 echo "check-server-contract: schemathesis $schemathesis_version against rider-server at $base"
-# Not tested: the hook that expires every access token (it would end this run's session).
+# Not tested: the hook that expires every access token and DELETE /riders/me (each would end
+# this run's session, and every later authenticated case would only see 401).
 cd "$work"
 "$OLDPWD/$venv/bin/schemathesis" --config-file "$OLDPWD/scripts/schemathesis.toml" run "$OLDPWD/docs/openapi.yaml" --url "$base" \
   --header "Authorization: Bearer $token" \
   --checks all \
-  --exclude-path /_test/expire-access-tokens \
+  --exclude-path /_test/expire-access-tokens --exclude-operation-id deleteOwnAccount \
   --max-examples "${CONTRACT_EXAMPLES:-40}" --seed 7 --workers 1 \
   --generation-database none --request-timeout 60 --no-color \
   --report junit --report-dir "$work/report"

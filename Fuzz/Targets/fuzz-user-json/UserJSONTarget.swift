@@ -3,8 +3,9 @@ import FuzzSupport
 import RiderApplication
 import RiderDomain
 
-// A 200 answer with a user, a page of users, a rider profile or a registration: first line =
-// `ETag`, rest = the body, read by every endpoint that decodes one.
+// A 200 answer with a user, a page of users, a rider profile, a registration, preferences, a
+// base location or sports: first line = `ETag`, rest = the body, read by every endpoint that
+// decodes one.
 
 private let configuration = FuzzFixtures.baseURL.flatMap { try? APIConfiguration(baseURL: $0) }
 
@@ -21,6 +22,10 @@ public func fuzzUserJSON(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     check { String(describing: try API.myRider.response(from: response)) }
     check { String(describing: try API.register(.init(email: "a@b.c", password: "fuzz-password-secret",
                                                        displayName: "A", riderType: .learner)).response(from: response)) }
+    check { String(describing: try API.myPreferences.response(from: response)) }
+    check { String(describing: try API.myBaseLocation.response(from: response)) }
+    check { String(describing: try API.sports.response(from: response)) }
+    check { String(describing: try API.mySports.response(from: response)) }
     return 0
 }
 
