@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test deps build build-tests check test-swift race-check bench-smoke bench fuzz fuzz-smoke clean
+.PHONY: help demo test deps build build-tests check test-swift race-check bench-smoke bench fuzz fuzz-smoke stress clean
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
@@ -15,6 +15,7 @@ help:
 	@echo "make bench-smoke  every benchmark at tiny sizes, and the 1,000-waiter refresh storm (part of make test)"
 	@echo "make fuzz   every decoder of outside data under libFuzzer + ASan, FUZZ_SECONDS (default 60) each"
 	@echo "make fuzz-smoke  the same, 20 s each (part of make test)"
+	@echo "make stress  16 tasks share one session against a 2 s access token for STRESS_SECONDS (default 120)"
 
 demo: deps build
 	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
@@ -67,6 +68,12 @@ fuzz:
 
 fuzz-smoke:
 	FUZZ_SECONDS=20 scripts/fuzz.sh
+
+# A soak (not part of make test): 16 tasks read and write through one session while access tokens
+# live 2 s; no unexpected error, one refresh per expiry, no refresh token spent twice.
+STRESS_SECONDS ?= 120
+stress: deps build-tests
+	RIDER_STRESS_SECONDS=$(STRESS_SECONDS) $(SWIFT) test --skip-build --filter StressTests
 
 clean:
 	rm -rf .build .venv Sanitizers/.build Fuzz/.build

@@ -13,7 +13,16 @@ if [ ${#targets[@]} -eq 0 ]; then
            fuzz-stored-session)
 fi
 
-swift build --sanitize=fuzzer --sanitize=address 2>&1 | grep -v "ld.gold: warning: Cannot export local symbol" || true
+# The linker warns once per ASan symbol it cannot export; those lines are noise, a failure is not.
+build_log=$(mktemp)
+if ! swift build --sanitize=fuzzer --sanitize=address > "$build_log" 2>&1; then
+  grep -v "ld.gold: warning: Cannot export local symbol" "$build_log" >&2
+  rm -f "$build_log"
+  echo "fuzz: the fuzz targets do not build" >&2
+  exit 2
+fi
+grep -v "ld.gold: warning: Cannot export local symbol" "$build_log" | tail -3
+rm -f "$build_log"
 bin="$(swift build --sanitize=fuzzer --sanitize=address --show-bin-path)"
 
 mkdir -p .build/findings .build/corpus

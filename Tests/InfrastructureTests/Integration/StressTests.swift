@@ -1,0 +1,101 @@
+import Foundation
+import RiderApplication
+import RiderDomain
+import RiderInfrastructure
+import RiderReferenceServer
+import Testing
+
+/// The soak behind `make stress` (issue #7, item 6): many tasks share one session and read and
+/// write for a bounded time against the reference server with a 2 s access token lifetime.
+/// Skipped unless `RIDER_STRESS_SECONDS` is set; not part of `make test`.
+@Suite("Soak: many tasks, short-lived tokens",
+       .enabled(if: ProcessInfo.processInfo.environment["RIDER_STRESS_SECONDS"] != nil))
+struct StressTests {
+    static let seconds = Double(ProcessInfo.processInfo.environment["RIDER_STRESS_SECONDS"] ?? "") ?? 30
+    static let tasks = 16
+    static let accessTTL: Double = 2
+
+    /// What the tasks did, counted across all of them.
+    actor Tally {
+        var operations = 0
+        var conflicts = 0
+        var unexpected: [String] = []
+
+        func record(_ outcome: Result<Void, any Error>) {
+            operations += 1
+            switch outcome {
+            case .success: break
+            case .failure(RiderError.conflict):
+                conflicts += 1  // two tasks updating the profile at once: the expected answer
+            case .failure(let error):
+                unexpected.append(String(describing: error))
+            }
+        }
+    }
+
+    @Test("login, reads, updates and refreshes for RIDER_STRESS_SECONDS: no unexpected error, one refresh per expiry")
+    func soak() async throws {
+        let server = try await ReferenceServer.start(.init(seedUsers: 500, accessTokenTTL: .seconds(Int64(Self.accessTTL))))
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let api = try APIConfiguration(baseURL: server.baseURL, requestTimeout: 60)
+        let transport = URLSessionTransport(configuration: .init(timeout: 60))
+        let sessions = SessionEngine(configuration: api, transport: transport, vault: InMemoryTokenVault(),
+                                     clock: SystemClock())
+        let client = APIClient(configuration: api, transport: transport, sessions: sessions)
+        let cache = SQLiteUserCache(configuration: .init(file: folder.url.appendingPathComponent("users.sqlite")))
+        let clock = SystemClock()
+        _ = try await Login(api: client, sessions: sessions, clock: clock)(ReferenceServerHarness.demo)
+
+        let tally = Tally()
+        let started = Date()
+        let deadline = started.addingTimeInterval(Self.seconds)
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<Self.tasks {
+                group.addTask {
+                    var step = task
+                    while Date() < deadline {
+                        step += 1
+                        let outcome: Result<Void, any Error>
+                        do {
+                            switch step % 4 {
+                            case 0:
+                                _ = try await CurrentUser(api: client, sessions: sessions, cache: cache, clock: clock)(
+                                    policy: .networkOnly)
+                            case 1:
+                                _ = try await SearchUsers(api: client, cache: cache, clock: clock)(
+                                    ["jo", "an", "demo", "ma"][step % 4], page: try PageRequest(page: 1 + step % 3),
+                                    policy: .networkOnly)
+                            case 2:
+                                _ = try await GetRider(api: client)()
+                            default:
+                                _ = try await UpdateRider(api: client)(
+                                    RiderPatch(description: .set("Task \(task), step \(step).")))
+                            }
+                            outcome = .success(())
+                        } catch {
+                            outcome = .failure(error)
+                        }
+                        await tally.record(outcome)
+                    }
+                }
+            }
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        let stats = await server.store.stats()
+        let refreshes = await sessions.refreshCount
+        await server.stop()
+
+        let unexpected = await tally.unexpected
+        print("soak: \(await tally.operations) operations by \(Self.tasks) tasks in \(Int(elapsed)) s, "
+              + "\(await tally.conflicts) expected conflicts, \(unexpected.count) unexpected errors, "
+              + "\(refreshes) refreshes, \(stats.requests) requests at the server")
+        #expect(unexpected.isEmpty, "unexpected: \(Set(unexpected).sorted().prefix(5))")
+        #expect(stats.refreshGrants == refreshes, "every refresh the engine sent succeeded, and no other was sent")
+        #expect(stats.failedTokenRequests == 0, "no refresh token was spent twice")
+        // Proactive refresh renews a token once it is within half its lifetime of expiry, so one
+        // refresh per half lifetime at most, and at least one per lifetime while busy.
+        #expect(Double(refreshes) <= elapsed / (Self.accessTTL / 2) + 2, "\(refreshes) refreshes in \(elapsed) s")
+        #expect(Double(refreshes) >= elapsed / Self.accessTTL - 2, "\(refreshes) refreshes in \(elapsed) s")
+    }
+}
