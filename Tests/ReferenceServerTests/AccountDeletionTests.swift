@@ -6,7 +6,7 @@ import Testing
 struct AccountDeletionTests {
     @Test("the account's tokens stop working, it cannot log in, its id is gone and its email may register again")
     func deletion() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 5)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 5, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login()
             let other = try await server.login()
             let before = try await server.get("/users?limit=100", token: other.accessToken).decode(UserPageBody.self)
@@ -35,7 +35,7 @@ struct AccountDeletionTests {
 
     @Test("without a token it is 401 and nothing is deleted")
     func needsToken() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.send("DELETE", "/riders/me")
             #expect(response.status == 401)
             #expect(try await server.login().userID == "u_000000")

@@ -8,7 +8,7 @@ struct AuthenticationTests {
 
     @Test("a request without a token answers 401 with a realm and a problem", arguments: protectedPaths)
     func missingToken(path: String) async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 2)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 2, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.get(path)
             #expect(response.status == 401)
             #expect(response.header("WWW-Authenticate") == #"Bearer realm="rider""#)
@@ -19,7 +19,7 @@ struct AuthenticationTests {
 
     @Test("an unknown token answers 401 with error=invalid_token")
     func unknownToken() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.get("/auth/me", token: "made-up")
             #expect(response.status == 401)
             let challenge = try #require(response.header("WWW-Authenticate"))
@@ -29,7 +29,7 @@ struct AuthenticationTests {
 
     @Test("another scheme counts as no token")
     func basicScheme() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.get("/auth/me", headers: ["Authorization": "Basic ZGVtbzpkZW1v"])
             #expect(response.status == 401)
             #expect(response.header("WWW-Authenticate") == #"Bearer realm="rider""#)
@@ -38,7 +38,7 @@ struct AuthenticationTests {
 
     @Test("after expireAccessTokens() the access token answers 401 and a refresh recovers")
     func expiredAccessToken() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login()
             #expect(try await server.get("/auth/me", token: token.accessToken).status == 200)
             await server.store.expireAccessTokens()
@@ -53,7 +53,7 @@ struct AuthenticationTests {
 
     @Test("an access token expires after its TTL, and setAccessTokenTTL changes expires_in")
     func accessTokenTTL() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             await server.store.setAccessTokenTTL(.milliseconds(300))
             let short = try await server.login()
             #expect(short.expiresIn == 0)
@@ -66,7 +66,7 @@ struct AuthenticationTests {
 
     @Test("GET /auth/me returns the signed-in user")
     func me() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.get("/auth/me", token: server.login().accessToken)
             let me = try response.decode(UserBody.self)
             #expect(me == UserBody(

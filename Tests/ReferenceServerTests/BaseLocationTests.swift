@@ -12,7 +12,7 @@ struct BaseLocationTests {
 
     @Test("404 until set; a PUT stores it with a trimmed name, and a PUT without a name clears it")
     func setAndRead() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             #expect(try await server.get("/riders/me/base-location", token: token).status == 404)
 
@@ -32,7 +32,7 @@ struct BaseLocationTests {
 
     @Test("out-of-range, missing, wrongly typed and unknown members are 422 naming each")
     func validation() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             let bad = try await put(server, #"{"latitude":91,"longitude":"east","place_name":7,"altitude":3}"#, token: token)
             #expect(bad.status == 422)

@@ -12,7 +12,7 @@ struct PreferencesTests {
 
     @Test("defaults until saved; a PUT replaces the whole document, missing members taking defaults")
     func defaultsAndReplace() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             let defaults = try await server.get("/riders/me/preferences", token: token)
             #expect(defaults.status == 200)
@@ -31,7 +31,7 @@ struct PreferencesTests {
 
     @Test("unknown members and wrong values are 422 naming each by its dotted path; nothing is stored")
     func validation() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             let bad = try await put(server,
                 #"{"notifications":{"messages":"yes","sms":true},"visibility":{"profile":"aliens"},"theme":"dark"}"#,

@@ -6,7 +6,7 @@ import Testing
 struct ProtocolErrorTests {
     @Test("an unknown path answers 404 problem+json", arguments: ["/", "/nope", "/users/", "/users/u_000001/extra", "/auth"])
     func unknownPath(path: String) async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 1)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 1, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.get(path)
             #expect(response.status == 404)
             #expect(response.header("Content-Type") == "application/problem+json")
@@ -18,7 +18,7 @@ struct ProtocolErrorTests {
 
     @Test("a known path with the wrong method answers 405 with Allow")
     func wrongMethod() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.send("PUT", "/riders/me")
             #expect(response.status == 405)
             #expect(response.header("Allow") == "GET, PATCH, DELETE, HEAD")
@@ -31,7 +31,7 @@ struct ProtocolErrorTests {
 
     @Test("HEAD is answered like GET without a body")
     func head() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             let response = try await server.send("HEAD", "/riders/me", headers: ["Authorization": "Bearer \(token)"])
             #expect(response.status == 200)
@@ -42,7 +42,7 @@ struct ProtocolErrorTests {
 
     @Test("a body over 64 KiB answers 413 problem+json and the server keeps serving")
     func bodyTooLarge() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             let huge = #"{"description":""# + String(repeating: "x", count: 100 * 1024) + #""}"#
             let response = try await server.patchRider(huge, token: token)
@@ -59,7 +59,7 @@ struct ProtocolErrorTests {
 
     @Test("hostile JSON never crashes the server")
     func hostileJSON() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             let bodies = [
                 String(repeating: "[", count: 10_000),

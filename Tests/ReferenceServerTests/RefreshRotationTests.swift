@@ -59,7 +59,7 @@ struct RefreshRotationTests {
 
     @Test("tokens holding +, / and = survive form encoding both ways")
     func formHostileTokensRoundTrip() async throws {
-        let configuration = ReferenceServerConfiguration(seedUsers: 0, tokenAlphabet: .formHostile)
+        let configuration = ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600), tokenAlphabet: .formHostile)
         try await TestServer.with(configuration) { server in
             let first = try await server.login()
             for token in [first.accessToken, first.refreshToken] {
@@ -81,7 +81,7 @@ struct RefreshRotationTests {
 
     @Test("an expired refresh token is rejected with invalid_grant")
     func expiredRefreshToken() async throws {
-        let configuration = ReferenceServerConfiguration(seedUsers: 0, refreshTokenTTL: .milliseconds(200))
+        let configuration = ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600), refreshTokenTTL: .milliseconds(200))
         try await TestServer.with(configuration) { server in
             let token = try await server.login()
             try await Task.sleep(for: .milliseconds(300))

@@ -6,7 +6,7 @@ import Testing
 struct RegistrationTests {
     @Test("a valid registration answers 201 with the id and a Location, and the account can log in")
     func register() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 10)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 10, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.postJSON(
                 "/auth/register",
                 #"{"email":"new.rider@example.com","password":"long-enough","display_name":"  Zoë Ødegaard ","rider_type":"mentor"}"#
@@ -28,7 +28,7 @@ struct RegistrationTests {
 
     @Test("a taken email, in any case, answers 409")
     func emailTaken() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.postJSON(
                 "/auth/register",
                 #"{"email":"DEMO@example.com","password":"long-enough","display_name":"Copy","rider_type":"learner"}"#
@@ -41,7 +41,7 @@ struct RegistrationTests {
 
     @Test("invalid fields answer 422 with one error per field")
     func validation() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.postJSON(
                 "/auth/register",
                 #"{"email":"not-an-address","password":"short","display_name":"   ","rider_type":"pro"}"#
@@ -55,7 +55,7 @@ struct RegistrationTests {
 
     @Test("missing and mistyped fields are named")
     func missingFields() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.postJSON("/auth/register", #"{"email":42,"display_name":"Ana"}"#)
             #expect(response.status == 422)
             #expect(Set(try response.decode(ProblemBody.self).fields) == ["email", "password", "rider_type"])
@@ -64,7 +64,7 @@ struct RegistrationTests {
 
     @Test("a display name of 61 characters is too long, 60 is fine")
     func displayNameLength() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let long = String(repeating: "é", count: 61)
             let tooLong = try await server.postJSON(
                 "/auth/register",
@@ -81,7 +81,7 @@ struct RegistrationTests {
 
     @Test("malformed JSON answers 400 and a non-JSON content type 415")
     func malformedBodies() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let malformed = try await server.postJSON("/auth/register", #"{"email": "#)
             #expect(malformed.status == 400)
             #expect(try malformed.decode(ProblemBody.self).type == "https://riderkit.invalid/problems/malformed-json")

@@ -30,7 +30,7 @@ struct RevocationTests {
 
     @Test("revoking an unknown token still answers 200")
     func revokeUnknownToken() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.postForm("/auth/revoke", [("token", "never-issued+/=")])
             #expect(response.status == 200)
         }
@@ -38,7 +38,7 @@ struct RevocationTests {
 
     @Test("a revoke without a token is a 400 problem naming the field")
     func revokeWithoutToken() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.postForm("/auth/revoke", [("token_type_hint", "access_token")])
             #expect(response.status == 400)
             #expect(response.header("Content-Type") == "application/problem+json")

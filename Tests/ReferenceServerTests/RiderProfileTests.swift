@@ -6,7 +6,7 @@ import Testing
 struct RiderProfileTests {
     @Test("the profile comes with a strong quoted ETag and explicit nulls")
     func getProfile() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login()
             let response = try await server.get("/riders/me", token: token.accessToken)
             #expect(response.status == 200)
@@ -24,7 +24,7 @@ struct RiderProfileTests {
 
     @Test("a PATCH with the current ETag applies and returns a new ETag")
     func patchWithMatchingETag() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login()
             let etag = try #require(try await server.get("/riders/me", token: token.accessToken).header("ETag"))
             let response = try await server.patchRider(
@@ -45,7 +45,7 @@ struct RiderProfileTests {
 
     @Test("a PATCH with a stale ETag answers 412 with the current ETag and changes nothing")
     func patchWithStaleETag() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login()
             let stale = try #require(try await server.get("/riders/me", token: token.accessToken).header("ETag"))
             let current = try #require(
@@ -61,7 +61,7 @@ struct RiderProfileTests {
 
     @Test("If-Match: * and a list containing the current tag both match")
     func ifMatchWildcardAndList() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login()
             #expect(try await server.patchRider(#"{"rider_type":"mentor"}"#, token: token.accessToken, ifMatch: "*").status == 200)
             let etag = try #require(try await server.get("/riders/me", token: token.accessToken).header("ETag"))
@@ -74,7 +74,7 @@ struct RiderProfileTests {
 
     @Test("null removes the description and avatar and empties sports; absent members stay")
     func mergePatchNull() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login()
             _ = try await server.patchRider(#"{"avatar_url":"http://example.com/x.png"}"#, token: token.accessToken)
             let response = try await server.patchRider(
@@ -94,7 +94,7 @@ struct RiderProfileTests {
 
     @Test("display_name and rider_type changes show in the user view")
     func userViewFollows() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login()
             _ = try await server.patchRider(#"{"display_name":"Łukasz Weiß","rider_type":"mentor"}"#, token: token.accessToken)
             let me = try await server.get("/auth/me", token: token.accessToken).decode(UserBody.self)
@@ -107,7 +107,7 @@ struct RiderProfileTests {
 
     @Test("invalid members answer 422 naming every field, and change nothing")
     func patchValidation() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login()
             let before = try await server.get("/riders/me", token: token.accessToken)
             let tooLong = String(repeating: "x", count: 501)
@@ -125,7 +125,7 @@ struct RiderProfileTests {
 
     @Test("more than 20 sports are refused")
     func tooManySports() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login()
             let sports = (0..<21).map { "\"s\($0)\"" }.joined(separator: ",")
             let response = try await server.patchRider(#"{"sports":[\#(sports)]}"#, token: token.accessToken)
@@ -136,7 +136,7 @@ struct RiderProfileTests {
 
     @Test("malformed JSON answers 400, a wrong media type 415")
     func patchMalformed() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login()
             #expect(try await server.patchRider("{nope", token: token.accessToken).status == 400)
             #expect(try await server.patchRider("", token: token.accessToken).status == 400)

@@ -8,7 +8,7 @@ struct ServerLifecycleTests {
     func manyServers() async throws {
         var ports: Set<Int> = []
         for _ in 0..<10 {
-            let port = try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { (server: TestServer) async throws -> Int in
+            let port = try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { (server: TestServer) async throws -> Int in
                 #expect(try await server.get("/_test/stats").status == 200)
                 return server.running.baseURL.port ?? 0
             }
@@ -20,7 +20,7 @@ struct ServerLifecycleTests {
 
     @Test("the base URL is http on the loopback host with the bound port")
     func baseURL() async throws {
-        let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 0))
+        let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600)))
         #expect(server.baseURL.scheme == "http")
         #expect(server.baseURL.host == "127.0.0.1")
         #expect((server.baseURL.port ?? 0) > 0)
@@ -31,7 +31,7 @@ struct ServerLifecycleTests {
 
     @Test("a taken port makes start throw instead of hanging")
     func portTaken() async throws {
-        let first = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 0))
+        let first = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600)))
         let port = try #require(first.baseURL.port)
         await #expect(throws: ReferenceServerError.self) {
             let second = try await ReferenceServer.start(ReferenceServerConfiguration(port: port, seedUsers: 0))

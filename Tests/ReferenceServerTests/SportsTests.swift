@@ -12,7 +12,7 @@ struct SportsTests {
 
     @Test("the catalogue is public and may be reused for a day")
     func catalogue() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.get("/sports")
             #expect(response.status == 200)
             #expect(response.header("Cache-Control") == "public, max-age=86400")
@@ -24,7 +24,7 @@ struct SportsTests {
 
     @Test("adding answers 201, changing the level 200, and the list keeps the order of adding")
     func addChangeList() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             let added = try await setSport(server, "mtb", #"{"level":"beginner"}"#, token: token)
             #expect(added.status == 201)
@@ -44,7 +44,7 @@ struct SportsTests {
 
     @Test("removing answers 204 and the sport is gone; removing it again answers 404")
     func remove() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             _ = try await setSport(server, "road", #"{"level":"expert"}"#, token: token)
             let headers = ["Authorization": "Bearer \(token)"]
@@ -58,7 +58,7 @@ struct SportsTests {
 
     @Test("an unknown sport is 404; a bad or missing level and unknown members are 422 naming each field")
     func errors() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             #expect(try await setSport(server, "curling", #"{"level":"expert"}"#, token: token).status == 404)
 
@@ -74,7 +74,7 @@ struct SportsTests {
 
     @Test("the rider's sports need a token; the catalogue does not")
     func authentication() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let list = try await server.get("/riders/me/sports")
             #expect(list.status == 401)
             #expect(try await server.send("DELETE", "/riders/me/sports/road").status == 401)

@@ -16,7 +16,7 @@ struct TokenEndpointTests {
             #expect(response.header("Content-Type") == "application/json")
             let token = try response.decode(TokenBody.self)
             #expect(token.tokenType == "Bearer")
-            #expect(token.expiresIn == 60)
+            #expect(token.expiresIn == 3600)
             #expect(token.userID == "u_000000")
             #expect(token.role == "user")
             #expect(token.scope == nil)
@@ -82,7 +82,7 @@ struct TokenEndpointTests {
         ]
     )
     func malformedRequests(body: String, error: String) async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.send(
                 "POST",
                 "/auth/token",
@@ -96,7 +96,7 @@ struct TokenEndpointTests {
 
     @Test("a body that is not form-encoded gets invalid_request")
     func wrongContentType() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.postJSON(
                 "/auth/token",
                 #"{"grant_type":"password","username":"demo@example.com","password":"rider-demo"}"#
@@ -108,7 +108,7 @@ struct TokenEndpointTests {
 
     @Test("a requested scope is echoed back")
     func scopeEcho() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.postForm(
                 "/auth/token",
                 [("grant_type", "password"), ("username", "demo@example.com"), ("password", "rider-demo"), ("scope", "profile users")]

@@ -6,7 +6,7 @@ import Testing
 struct UserEntityTagTests {
     @Test("a user comes with a strong ETag and private, no-cache; the same tag in If-None-Match gets 304 without a body")
     func notModified() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 5)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 5, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             let first = try await server.get("/users/u_000003", token: token)
             #expect(first.status == 200)
@@ -25,7 +25,7 @@ struct UserEntityTagTests {
 
     @Test("a stale tag, or one of another user, gets the full 200 answer")
     func modified() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 5)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 5, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             let other = try #require(try await server.get("/users/u_000002", token: token).header("ETag"))
             let response = try await server.get("/users/u_000003", token: token, headers: ["If-None-Match": other])
@@ -36,7 +36,7 @@ struct UserEntityTagTests {
 
     @Test("a profile change changes the user's ETag, so a cached copy is revalidated as modified")
     func changesWithProfile() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let login = try await server.login()
             let me = try await server.get("/auth/me", token: login.accessToken).decode(UserBody.self)
             let before = try #require(try await server.get("/users/\(me.id)", token: login.accessToken).header("ETag"))

@@ -6,7 +6,7 @@ import Testing
 struct UserQueryTests {
     @Test("the list is ordered by id and pages report total and has_next")
     func listPages() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 45)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 45, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             let first = try await server.get("/users", token: token).decode(UserPageBody.self)
             #expect(first.total == 46)
@@ -26,7 +26,7 @@ struct UserQueryTests {
         arguments: [("page=0", "page"), ("limit=0", "limit"), ("limit=101", "limit"), ("page=two", "page"), ("limit=", "limit")]
     )
     func badPaging(query: String, field: String) async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             for path in ["/users?\(query)", "/users/search?q=demo&\(query)"] {
                 let response = try await server.get(path, token: token)
@@ -102,7 +102,7 @@ struct UserQueryTests {
         arguments: ["", "?q=", "?q=%20%20", "?q=" + String(repeating: "a", count: 101)]
     )
     func badQuery(query: String) async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             let response = try await server.get("/users/search\(query)", token: token)
             #expect(response.status == 400)
@@ -112,7 +112,7 @@ struct UserQueryTests {
 
     @Test("a user is found by id and an unknown id answers 404")
     func userByID() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 10)) { server in
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 10, accessTokenTTL: .seconds(3600))) { server in
             let token = try await server.login().accessToken
             let user = try await server.get("/users/u_000003", token: token)
             #expect(user.status == 200)

@@ -13,7 +13,9 @@ struct TestServer: Sendable {
 
     /// Runs `body` against a fresh server and always stops the server afterwards.
     static func with<T: Sendable>(
-        _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(seedUsers: 200),
+        // Tokens live an hour: a test that is about expiry sets its own lifetime or expires them
+        // itself, and under a loaded machine a suite can take longer than the default 60 s.
+        _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(seedUsers: 200, accessTokenTTL: .seconds(3600)),
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
         let running = try await ReferenceServer.start(configuration)
