@@ -12,29 +12,13 @@ struct CLIStart {
                                     floorDescription: "/bin/true, a process that does nothing")
         let rider = try Binaries.url("rider")
         let nothing = URL(fileURLWithPath: "/bin/true")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rider-bench-cli-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let sandbox = CLIEnvironment(server: server, name: "cli")
+        defer { sandbox.remove() }
+        let makeEnvironment = sandbox.environment(home:vault:)
 
-        let inherited = ProcessInfo.processInfo.environment
-        let keyringPresent = inherited["DBUS_SESSION_BUS_ADDRESS"] != nil
-        func environment(_ name: String, vault: String) -> [String: String] {
-            let home = folder.appendingPathComponent(name)
-            var environment = ["PATH": inherited["PATH"] ?? "/usr/bin:/bin", "HOME": home.path,
-                               "XDG_STATE_HOME": home.appendingPathComponent(".local/state").path,
-                               "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path,
-                               "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path,
-                               "RIDER_BASE_URL": server.baseURL.absoluteString, "RIDER_VAULT": vault]
-            if vault == "file" {
-                environment["RIDER_VAULT_PASSPHRASE"] = "rider-bench-vault"
-            } else {
-                for key in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] { environment[key] = inherited[key] }
-            }
-            return environment
-        }
-
-        var vaults = [("encrypted-file vault (scrypt once per process)", environment("file-vault", vault: "file"))]
-        if keyringPresent {
-            vaults.insert(("Secret Service vault", environment("keyring-vault", vault: "secret-service")), at: 0)
+        var vaults = [("encrypted-file vault (scrypt once per process)", makeEnvironment("file-vault", "file"))]
+        if CLIEnvironment.keyringPresent {
+            vaults.insert(("Secret Service vault", makeEnvironment("keyring-vault", "secret-service")), at: 0)
         } else {
             FileHandle.standardError.write(Data("rider-bench: no session bus, so no keyring rows (make bench provides one)\n".utf8))
         }
@@ -52,12 +36,10 @@ struct CLIStart {
             return measurement
         }
 
-        let help = try time(["--help"], environment("help", vault: "file"))
+        let help = try time(["--help"], makeEnvironment("help", "file"))
         report.rows.append(ReportRow(name: "`rider --help` p50", riderKit: help.p50, floor: floor.p50, unit: "ms"))
         for (vaultName, environment) in vaults {
-            let login = try ChildProcess.run(rider, ["login", "--email", ServerProcess.demoEmail, "--password-stdin"],
-                                             environment: environment, input: ServerProcess.demoPassword + "\n")
-            guard login == 0 else { throw BenchFailure("rider login with the \(vaultName) exited \(login)") }
+            try sandbox.login(rider, environment)
             let online = try time(["whoami"], environment)
             let requestsBefore = try await server.requestCount()
             let cached = try time(["whoami", "--policy", "cache-first"], environment)

@@ -8,6 +8,8 @@ enum ChildProcess {
     struct Outcome {
         let status: Int32
         let milliseconds: Double
+        /// The child's highest resident set size (from `wait4`'s resource usage).
+        let peakResidentBytes: Int
     }
 
     /// Spawns `executable` with standard input, output and error on /dev/null and waits for it.
@@ -27,11 +29,12 @@ enum ChildProcess {
         let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
         guard spawned == 0 else { throw BenchFailure("cannot start \(executable.path): error \(spawned)") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let elapsed = Measurement.milliseconds(ContinuousClock.now - start)
         // WIFEXITED / WEXITSTATUS, which Swift does not import.
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Outcome(status: exitStatus, milliseconds: elapsed)
+        return Outcome(status: exitStatus, milliseconds: elapsed, peakResidentBytes: Int(usage.ru_maxrss) * 1_024)
     }
 
     /// Runs `executable` with `input` on standard input (untimed; for set-up such as a login).
