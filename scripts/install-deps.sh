@@ -11,6 +11,7 @@ packages=(
   libsecret-tools   # secret-tool: the interop tests check what other programs see in the keyring
   dbus              # dbus-run-session: a private session bus for the keyring tests
   curl              # the demo's health check
+  tmux              # a real terminal for the tests of what rider does on a TTY (password prompts)
 )
 
 missing=()

@@ -10,7 +10,7 @@ struct URLSessionTransportTests {
     func returnsErrorResponses() async throws {
         let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 10))
         defer { Task { await server.stop() } }
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport(configuration: .init(timeout: 60))
 
         let response = try await transport.send(HTTPRequest(
             method: .get, url: server.baseURL.appendingPathComponent("auth/me")))
@@ -44,7 +44,7 @@ struct URLSessionTransportTests {
     func formPost() async throws {
         let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 0))
         defer { Task { await server.stop() } }
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport(configuration: .init(timeout: 60))
         let body = "grant_type=password&username=demo%40example.com&password=rider-demo"
 
         let response = try await transport.send(HTTPRequest(
@@ -75,7 +75,7 @@ struct URLSessionTransportTests {
     @Test("a server that never answers → timedOut after the request's timeout")
     func timeout() async throws {
         let silent = try SilentServer()
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport(configuration: .init(timeout: 60))
         let url = try #require(URL(string: "http://127.0.0.1:\(silent.port)/auth/me"))
 
         await #expect(throws: RiderError.timedOut) {
@@ -87,7 +87,7 @@ struct URLSessionTransportTests {
     @Test("a cancelled request ends with CancellationError")
     func cancellation() async throws {
         let silent = try SilentServer()
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport(configuration: .init(timeout: 60))
         let url = try #require(URL(string: "http://127.0.0.1:\(silent.port)/auth/me"))
         let task = Task { try await transport.send(HTTPRequest(method: .get, url: url, timeout: 10)) }
         try await Task.sleep(for: .milliseconds(200))

@@ -37,7 +37,7 @@ struct SessionEngineAgainstReferenceServerTests {
         let home = try await ReferenceServer.start(.init(seedUsers: 1))
         let elsewhere = try await ReferenceServer.start(.init(seedUsers: 1))
         defer { Task { await home.stop(); await elsewhere.stop() } }
-        let transport = RedirectFollowingTransport(base: URLSessionTransport())
+        let transport = RedirectFollowingTransport(base: URLSessionTransport(configuration: .init(timeout: 60)))
 
         func headersReceived(redirectingTo target: String) async throws -> EchoedHeaders {
             var components = try #require(URLComponents(url: home.baseURL.appendingPathComponent("_test/redirect"),
@@ -66,7 +66,7 @@ struct SessionEngineAgainstReferenceServerTests {
         defer { Task { await server.stop() } }
         let url = try #require(URL(string: "\(server.baseURL.absoluteString)/_test/redirect?to=/_test/echo-headers"))
 
-        let response = try await URLSessionTransport().send(HTTPRequest(method: .get, url: url))
+        let response = try await URLSessionTransport(configuration: .init(timeout: 60)).send(HTTPRequest(method: .get, url: url))
 
         #expect(response.status == 307)
         #expect(response.headers["Location"] == "/_test/echo-headers")
@@ -80,7 +80,7 @@ struct SessionEngineAgainstReferenceServerTests {
         let api = try APIConfiguration(
             baseURL: server.baseURL, tokenPath: "/oauth2/token", clientID: StandardOAuthClient.id,
             clientSecret: StandardOAuthClient.secret, clientAuthentication: clientAuthentication)
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport(configuration: .init(timeout: 60))
         let sessions = SessionEngine(configuration: api, transport: transport, vault: InMemoryTokenVault(), clock: SystemClock())
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)
 
@@ -98,7 +98,7 @@ struct SessionEngineAgainstReferenceServerTests {
         defer { Task { await server.stop() } }
         let api = try APIConfiguration(baseURL: server.baseURL, tokenPath: "/oauth2/token",
                                        clientID: StandardOAuthClient.id, clientSecret: "wrong")
-        let transport = URLSessionTransport()
+        let transport = URLSessionTransport(configuration: .init(timeout: 60))
         let sessions = SessionEngine(configuration: api, transport: transport, vault: InMemoryTokenVault(), clock: SystemClock())
         let login = Login(api: APIClient(configuration: api, transport: transport, sessions: sessions), sessions: sessions,
                           clock: SystemClock())
