@@ -23,12 +23,7 @@ struct SportsAddCommand: GlobalOptionsCommand {
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
     func validate() throws {
-        do {
-            _ = try SportID(id).validated()
-        } catch {
-            throw ValidationError("The sport id must be 1 to \(SportID.maximumLength) lowercase letters, digits "
-                + "or '-', as `rider sports list` shows it.")
-        }
+        try SportIDArgument.validate(id, shownBy: "rider sports list")
     }
 
     func run() async throws {

@@ -20,12 +20,7 @@ struct SportsRemoveCommand: GlobalOptionsCommand {
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
     func validate() throws {
-        do {
-            _ = try SportID(id).validated()
-        } catch {
-            throw ValidationError("The sport id must be 1 to \(SportID.maximumLength) lowercase letters, digits "
-                + "or '-', as `rider sports mine` shows it.")
-        }
+        try SportIDArgument.validate(id, shownBy: "rider sports mine")
     }
 
     func run() async throws {

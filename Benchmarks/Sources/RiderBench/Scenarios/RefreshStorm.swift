@@ -17,9 +17,7 @@ struct RefreshStorm {
             scenario: "Refresh storm: \(requests) concurrent requests on an expired access token",
             floorDescription: "the same burst through the bare transport with a valid token (no refresh)")
         let api = try server.api
-        let kit = RiderKit(api: api, transport: URLSessionTransport(), vault: InMemoryTokenVault(),
-                           cache: InMemoryUserCache(), clock: SystemClock())
-        _ = try await kit.login(Credentials(email: ServerProcess.demoEmail, password: ServerProcess.demoPassword))
+        let kit = try await server.signedInRiderKit()
         let bare = URLSessionTransport()
         let me = api.baseURL.appendingPathComponent("auth/me")
 

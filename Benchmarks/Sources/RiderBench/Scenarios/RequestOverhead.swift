@@ -17,9 +17,7 @@ struct RequestOverhead {
             scenario: "Request overhead: authorized GET /auth/me",
             floorDescription: "the same request through the bare URLSessionTransport with a fixed Authorization header")
         let api = try server.api
-        let kit = RiderKit(api: api, transport: URLSessionTransport(), vault: InMemoryTokenVault(),
-                           cache: InMemoryUserCache(), clock: SystemClock())
-        _ = try await kit.login(Credentials(email: ServerProcess.demoEmail, password: ServerProcess.demoPassword))
+        let kit = try await server.signedInRiderKit()
         guard let token = try await kit.sessions.currentSession()?.accessToken else {
             throw BenchFailure("no session after login")
         }
@@ -37,9 +35,7 @@ struct RequestOverhead {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rider-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let sqlite = SQLiteUserCache(configuration: .init(file: folder.appendingPathComponent("users.sqlite")))
-        let cachedKit = RiderKit(api: api, transport: URLSessionTransport(), vault: InMemoryTokenVault(),
-                                 cache: sqlite, clock: SystemClock())
-        _ = try await cachedKit.login(Credentials(email: ServerProcess.demoEmail, password: ServerProcess.demoPassword))
+        let cachedKit = try await server.signedInRiderKit(cache: sqlite)
         let wholeStackWithSQLite: @Sendable () async throws -> Void = {
             _ = try await cachedKit.currentUser(policy: .networkOnly)
         }

@@ -57,6 +57,15 @@ final class ServerProcess: @unchecked Sendable {
         get throws { try APIConfiguration(baseURL: baseURL) }
     }
 
+    /// The whole stack over URLSession against this server, signed in as the demo account; the
+    /// session lives in memory, users go to `cache`.
+    func signedInRiderKit(cache: any UserCache = InMemoryUserCache()) async throws -> RiderKit {
+        let kit = RiderKit(api: try api, transport: URLSessionTransport(), vault: InMemoryTokenVault(),
+                           cache: cache, clock: SystemClock())
+        _ = try await kit.login(Credentials(email: Self.demoEmail, password: Self.demoPassword))
+        return kit
+    }
+
     /// Refresh grants the server has issued so far (`GET /_test/stats`).
     func refreshGrants() async throws -> Int {
         try await stats().refresh_grants
