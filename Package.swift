@@ -27,6 +27,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // SQLite with FTS5, WAL pools and migrations for the user cache (issue #5).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The default HTTP transport on Linux: on loopback URLSession reached a quarter of a raw
+        // socket client's requests/s and did not scale with concurrency (issue #6, docs/performance.md).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Already built for AsyncHTTPClient and Hummingbird; named so the transport can map its errors.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // MARK: Domain — models, errors, ports. Foundation only.
@@ -52,6 +57,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Infrastructure",
             exclude: ["CLibSecret"],

@@ -30,12 +30,19 @@ extension RiderKit {
         /// What to do when the session has expired for good (ask the person to sign in again);
         /// `nil` (the default) lets ``RiderError/sessionExpired`` reach the caller.
         public var reauthentication: Reauthentication?
+        /// The HTTP stack (AsyncHTTPClient unless told otherwise).
+        public var httpClient: HTTPClientChoice
+        /// The proxies requests go through; by default read from this process's environment as
+        /// curl reads them (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`).
+        public var proxies: ProxyEnvironment
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
                     directories: XDGDirectories = XDGDirectories(),
                     vaultPassphrase: VaultPassphrase = .unavailable, keyringTimeout: Duration = .seconds(2),
                     logger: Logger? = nil, cache: CacheConfiguration = CacheConfiguration(), warnings: Logger? = nil,
-                    identity: RequestIdentity = RequestIdentity(), reauthentication: Reauthentication? = nil) {
+                    identity: RequestIdentity = RequestIdentity(), reauthentication: Reauthentication? = nil,
+                    httpClient: HTTPClientChoice = .asyncHTTPClient,
+                    proxies: ProxyEnvironment = ProxyEnvironment(environment: ProcessInfo.processInfo.environment)) {
             self.api = api
             self.vault = vault
             self.directories = directories
@@ -46,6 +53,8 @@ extension RiderKit {
             self.warnings = warnings
             self.identity = identity
             self.reauthentication = reauthentication
+            self.httpClient = httpClient
+            self.proxies = proxies
         }
 
         /// Reads the configuration from the config file and the environment; the environment wins.
@@ -58,7 +67,9 @@ extension RiderKit {
         /// `RIDER_KEYRING_TIMEOUT` (seconds), for the encrypted file's passphrase
         /// `RIDER_VAULT_PASSPHRASE` or `RIDER_VAULT_PASSPHRASE_FILE` (environment only),
         /// `RIDER_CACHE` (`sqlite`, `sqlite:/path`, `memory`), `RIDER_CACHE_TTL` (seconds),
-        /// `RIDER_CACHE_MAX_USERS`, `RIDER_CACHE_KEEP_ON_LOGOUT`.
+        /// `RIDER_CACHE_MAX_USERS`, `RIDER_CACHE_KEEP_ON_LOGOUT`, `RIDER_HTTP_CLIENT`
+        /// (`async-http-client` or `urlsession`); proxies from `https_proxy`, `http_proxy`,
+        /// `all_proxy` and `no_proxy`.
         ///
         /// - Parameter baseURL: overrides both (the CLI's `--server`).
         /// - Throws: ``RiderError/invalidConfiguration(_:)`` naming the setting or file at fault.
@@ -109,6 +120,16 @@ extension RiderKit {
                 }
                 keyringTimeout = .milliseconds(Int(seconds * 1000))
             }
+            var httpClient = HTTPClientChoice.asyncHTTPClient
+            if let value = settings.httpClient {
+                guard let parsed = HTTPClientChoice(setting: value) else {
+                    throw RiderError.invalidConfiguration(
+                        "the HTTP client '\(value)' must be 'async-http-client' or 'urlsession'")
+                }
+                httpClient = parsed
+            }
+            let proxies = ProxyEnvironment(environment: environment)
+            if let problem = proxies.problem { throw RiderError.invalidConfiguration(problem) }
             let api = try APIConfiguration(
                 baseURL: url,
                 tokenPath: settings.tokenPath ?? "/auth/token",
@@ -122,7 +143,8 @@ extension RiderKit {
             return Configuration(api: api, vault: vault, directories: directories,
                                  vaultPassphrase: VaultPassphrase.environment(environment) ?? .unavailable,
                                  keyringTimeout: keyringTimeout, cache: try CacheConfiguration(settings),
-                                 identity: RequestIdentity(languages: RequestIdentity.languages(fromEnvironment: environment)))
+                                 identity: RequestIdentity(languages: RequestIdentity.languages(fromEnvironment: environment)),
+                                 httpClient: httpClient, proxies: proxies)
         }
     }
 }

@@ -63,7 +63,7 @@ public struct RiderKit: Sendable {
     ///
     /// `transport` is wrapped in ``RedirectFollowingTransport``, so redirects are followed without
     /// leaking credentials whatever transport is given (give one that does not follow redirects
-    /// itself, as ``URLSessionTransport`` does not).
+    /// itself, as ``AsyncHTTPClientTransport`` and ``URLSessionTransport`` do not).
     /// - Parameters:
     ///   - lock: taken around every refresh; pass a ``FileRefreshLock`` when other processes
     ///     share the vault.
@@ -121,13 +121,13 @@ public struct RiderKit: Sendable {
         backgroundRefreshes = refreshes
     }
 
-    /// The production wiring: URLSession over the network, the configured vault (by default the
-    /// keyring, else the encrypted file), the SQLite user cache (unless configured in memory),
-    /// the system clock.
+    /// The production wiring: the configured HTTP client (AsyncHTTPClient by default), the
+    /// configured vault (by default the keyring, else the encrypted file), the SQLite user cache
+    /// (unless configured in memory), the system clock.
     /// - Throws: ``RiderError/invalidConfiguration(_:)``.
     public static func live(configuration: Configuration) throws -> RiderKit {
-        var transport: any HTTPTransport = URLSessionTransport(
-            configuration: .init(timeout: configuration.api.requestTimeout))
+        var transport = configuration.httpClient.makeTransport(timeout: configuration.api.requestTimeout,
+                                                               proxies: configuration.proxies)
         if let logger = configuration.logger {
             transport = LoggingTransport(base: transport, logger: logger)
         }
@@ -152,7 +152,9 @@ public struct RiderKit: Sendable {
     /// keep the network out as well.
     public static func inMemory(api: APIConfiguration, transport: (any HTTPTransport)? = nil,
                                 session: Session? = nil, clock: any Clock = SystemClock()) -> RiderKit {
-        RiderKit(api: api, transport: transport ?? URLSessionTransport(configuration: .init(timeout: api.requestTimeout)),
+        RiderKit(api: api,
+                 transport: transport ?? HTTPClientChoice.asyncHTTPClient.makeTransport(
+                    timeout: api.requestTimeout, proxies: ProxyEnvironment(environment: ProcessInfo.processInfo.environment)),
                  vault: InMemoryTokenVault(session: session), cache: InMemoryUserCache(), clock: clock)
     }
 }

@@ -17,8 +17,8 @@ struct RequestIdentityTests {
             #expect(identities.allSatisfy { $0.userAgent == "rider/\(version) RiderKit/\(version)" }, "\(identities)")
             #expect(identities.contains(ClientIdentity(userAgent: "rider/\(version) RiderKit/\(version)",
                                                        acceptLanguage: "fr, de-CH;q=0.9")), "\(identities)")
-            // Without a locale RiderKit sends no Accept-Language of its own (URLSession on Linux
-            // then adds its default, `en`), so only the run with a locale is checked.
+            // Without a locale RiderKit sends no Accept-Language of its own (the URLSession
+            // transport then adds its default, `en`), so only the run with a locale is checked.
         }
     }
 }

@@ -5,7 +5,7 @@ import RiderInfrastructure
 import RiderReferenceServer
 import Testing
 
-/// The real client stack (URLSessionTransport, session engine, SQLite cache file) talking to the
+/// The real client stack (each HTTP transport, session engine, SQLite cache file) talking to the
 /// reference server through ``FaultInjectingProxy`` (issue #7, item 1). Each scenario asserts
 /// the typed error, how many attempts the proxy saw and how many reached the server, and that
 /// the vault and the cache are intact afterwards.
@@ -28,12 +28,12 @@ struct FaultInjectionTests {
         let sessions: SessionEngine
         let client: APIClient
 
-        static func start(signedIn: Bool = true) async throws -> Rig {
+        static func start(_ transport: TransportKind, signedIn: Bool = true) async throws -> Rig {
             let server = try await ReferenceServer.start(.init(seedUsers: 50, accessTokenTTL: .seconds(3600)))
             let proxy = try FaultInjectingProxy(upstream: server.baseURL)
             let folder = try TemporaryDirectory()
             let api = try APIConfiguration(baseURL: proxy.baseURL, requestTimeout: 60)
-            let transport = URLSessionTransport(configuration: .init(timeout: 60))
+            let transport = transport.make(timeout: 60)
             let vault = InMemoryTokenVault()
             let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: SystemClock())
             let cache = SQLiteUserCache(configuration: .init(file: folder.url.appendingPathComponent("users.sqlite")))
@@ -68,8 +68,8 @@ struct FaultInjectionTests {
     }
 
     /// Runs `body` with a fresh rig and tears it down whatever happens.
-    func withRig(signedIn: Bool = true, _ body: (Rig) async throws -> Void) async throws {
-        let rig = try await Rig.start(signedIn: signedIn)
+    func withRig(_ transport: TransportKind, signedIn: Bool = true, _ body: (Rig) async throws -> Void) async throws {
+        let rig = try await Rig.start(transport, signedIn: signedIn)
         do {
             try await body(rig)
         } catch {
@@ -82,14 +82,15 @@ struct FaultInjectionTests {
     // MARK: - Login
 
     @Test("login: 503, HTML with 200, a dropped connection or a cut-short body is one attempt, a typed error, and no session",
-          arguments: [
+          arguments: TransportKind.allCases, [
               (FaultInjectingProxy.Fault.answer(status: 503, body: "{}"), "server"),
               (.answer(status: 200, headers: [("Content-Type", "text/html")], body: html), "malformed"),
               (.dropBeforeForwarding, "unreachable"),
               (.truncateBody, "unreachable"),
           ] as [(FaultInjectingProxy.Fault, String)])
-    func loginFaults(fault: FaultInjectingProxy.Fault, kind: String) async throws {
-        try await withRig(signedIn: false) { (rig: Rig) async throws in
+    func loginFaults(_ transport: TransportKind, scenario: (fault: FaultInjectingProxy.Fault, kind: String)) async throws {
+        let (fault, kind) = scenario
+        try await withRig(transport, signedIn: false) { (rig: Rig) async throws in
             rig.proxy.script(Self.token, [fault])
 
             let error = await #expect(throws: RiderError.self) { try await rig.login(ReferenceServerHarness.demo) }
@@ -100,9 +101,10 @@ struct FaultInjectionTests {
         }
     }
 
-    @Test("login: tokens issued but the answer lost — no session is kept; the next login works")
-    func loginAnswerLost() async throws {
-        try await withRig(signedIn: false) { (rig: Rig) async throws in
+    @Test("login: tokens issued but the answer lost — no session is kept; the next login works",
+          arguments: TransportKind.allCases)
+    func loginAnswerLost(_ transport: TransportKind) async throws {
+        try await withRig(transport, signedIn: false) { (rig: Rig) async throws in
             rig.proxy.script(Self.token, [.dropAfterForwarding])
 
             await #expect(throws: RiderError.self) { try await rig.login(ReferenceServerHarness.demo) }
@@ -117,9 +119,10 @@ struct FaultInjectionTests {
 
     // MARK: - Reads
 
-    @Test("search: 503, 502 and 429 (Retry-After: 1) then success — retried, the answer cached")
-    func searchRecovers() async throws {
-        try await withRig { (rig: Rig) async throws in
+    @Test("search: 503, 502 and 429 (Retry-After: 1) then success — retried, the answer cached",
+          arguments: TransportKind.allCases)
+    func searchRecovers(_ transport: TransportKind) async throws {
+        try await withRig(transport) { (rig: Rig) async throws in
             rig.proxy.script(Self.search, [
                 .answer(status: 503), .answer(status: 429, headers: [("Retry-After", "1")]),
             ])
@@ -134,9 +137,9 @@ struct FaultInjectionTests {
     }
 
     @Test("search: every attempt dropped or cut short — .serverUnreachable after 3 attempts; vault and cache intact",
-          arguments: [FaultInjectingProxy.Fault.dropBeforeForwarding, .dropAfterForwarding, .truncateBody])
-    func searchGivesUp(fault: FaultInjectingProxy.Fault) async throws {
-        try await withRig { (rig: Rig) async throws in
+          arguments: TransportKind.allCases, [FaultInjectingProxy.Fault.dropBeforeForwarding, .dropAfterForwarding, .truncateBody])
+    func searchGivesUp(_ transport: TransportKind, fault: FaultInjectingProxy.Fault) async throws {
+        try await withRig(transport) { (rig: Rig) async throws in
             let session = try await rig.vault.loadSession()
             rig.proxy.always(Self.search, fault)
 
@@ -152,9 +155,9 @@ struct FaultInjectionTests {
     }
 
     @Test("current user: JSON of the wrong shape with 200 is .malformedResponse, not retried; vault and cache intact",
-          arguments: [#"{"id": 5, "email": []}"#, #"{"users": "#, "null"])
-    func wrongShape(body: String) async throws {
-        try await withRig { (rig: Rig) async throws in
+          arguments: TransportKind.allCases, [#"{"id": 5, "email": []}"#, #"{"users": "#, "null"])
+    func wrongShape(_ transport: TransportKind, body: String) async throws {
+        try await withRig(transport) { (rig: Rig) async throws in
             let session = try await rig.vault.loadSession()
             rig.proxy.always(Self.me, .answer(status: 200, headers: [("Content-Type", "application/json")], body: body))
 
@@ -169,9 +172,10 @@ struct FaultInjectionTests {
 
     // MARK: - Session
 
-    @Test("401 to every token: one refresh, then .sessionExpired; the refreshed session is kept")
-    func unauthorizedForever() async throws {
-        try await withRig { (rig: Rig) async throws in
+    @Test("401 to every token: one refresh, then .sessionExpired; the refreshed session is kept",
+          arguments: TransportKind.allCases)
+    func unauthorizedForever(_ transport: TransportKind) async throws {
+        try await withRig(transport) { (rig: Rig) async throws in
             rig.proxy.always(Self.me, .answer(status: 401, headers: [("WWW-Authenticate", #"Bearer error="invalid_token""#)],
                                               body: #"{"title":"Unauthorized","status":401}"#))
             rig.proxy.script(Self.token, [])
@@ -185,9 +189,10 @@ struct FaultInjectionTests {
         }
     }
 
-    @Test("refresh answer lost after the server rotated the token: the session stays; the next refresh says sign in again")
-    func refreshAnswerLost() async throws {
-        try await withRig { (rig: Rig) async throws in
+    @Test("refresh answer lost after the server rotated the token: the session stays; the next refresh says sign in again",
+          arguments: TransportKind.allCases)
+    func refreshAnswerLost(_ transport: TransportKind) async throws {
+        try await withRig(transport) { (rig: Rig) async throws in
             let before = try await rig.vault.loadSession()
             rig.proxy.script(Self.token, [.dropAfterForwarding])
 
@@ -205,9 +210,10 @@ struct FaultInjectionTests {
 
     // MARK: - Writes and logout
 
-    @Test("profile update: a 502 on the PATCH is retried because UpdateRider always sends If-Match, and succeeds once")
-    func updateRetriesSafely() async throws {
-        try await withRig { (rig: Rig) async throws in
+    @Test("profile update: a 502 on the PATCH is retried because UpdateRider always sends If-Match, and succeeds once",
+          arguments: TransportKind.allCases)
+    func updateRetriesSafely(_ transport: TransportKind) async throws {
+        try await withRig(transport) { (rig: Rig) async throws in
             let patch = RiderPatch(description: .set("Gravel on Sundays."))
             rig.proxy.script(Self.rider, [.answer(status: 502)])
 
@@ -219,9 +225,10 @@ struct FaultInjectionTests {
         }
     }
 
-    @Test("profile update: the answer to an applied PATCH is lost; the retry's If-Match fails with .conflict carrying the applied profile")
-    func updateAnswerLost() async throws {
-        try await withRig { (rig: Rig) async throws in
+    @Test("profile update: the answer to an applied PATCH is lost; the retry's If-Match fails with .conflict carrying the applied profile",
+          arguments: TransportKind.allCases)
+    func updateAnswerLost(_ transport: TransportKind) async throws {
+        try await withRig(transport) { (rig: Rig) async throws in
             let patch = RiderPatch(description: .set("Gravel on Sundays."))
             rig.proxy.script(Self.rider, [.dropAfterForwarding])
 
@@ -237,9 +244,10 @@ struct FaultInjectionTests {
         }
     }
 
-    @Test("logout with the revoke endpoint failing still signs out here and says the server was not told")
-    func logoutOffline() async throws {
-        try await withRig { (rig: Rig) async throws in
+    @Test("logout with the revoke endpoint failing still signs out here and says the server was not told",
+          arguments: TransportKind.allCases)
+    func logoutOffline(_ transport: TransportKind) async throws {
+        try await withRig(transport) { (rig: Rig) async throws in
             rig.proxy.always(Self.revoke, .dropBeforeForwarding)
 
             let outcome = try await rig.logout()

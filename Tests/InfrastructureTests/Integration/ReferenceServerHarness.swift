@@ -4,7 +4,7 @@ import RiderDomain
 import RiderInfrastructure
 import RiderReferenceServer
 
-/// The real client stack (use cases → session engine → URLSessionTransport) wired to a
+/// The real client stack (use cases → session engine → the default AsyncHTTPClientTransport) wired to a
 /// reference server on a loopback port, with an in-memory vault and an in-memory cache unless told.
 struct ReferenceServerHarness {
     let server: RunningReferenceServer
@@ -23,7 +23,7 @@ struct ReferenceServerHarness {
         // Generous timeouts: the whole suite shares two cores, and a request that times out in a
         // queue would turn a correctness test into a speed test.
         let api = try APIConfiguration(baseURL: server.baseURL, requestTimeout: 60)
-        let transport = URLSessionTransport(configuration: .init(timeout: 60))
+        let transport = AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none))
         let vault = InMemoryTokenVault()
         let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: SystemClock())
         return ReferenceServerHarness(

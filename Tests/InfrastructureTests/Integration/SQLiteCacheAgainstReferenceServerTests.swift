@@ -5,7 +5,7 @@ import RiderInfrastructure
 import RiderReferenceServer
 import Testing
 
-/// The SQLite cache under the real use cases, the URLSession transport and the reference server.
+/// The SQLite cache under the real use cases, the default HTTP transport and the reference server.
 @Suite("SQLite cache against the reference server")
 struct SQLiteCacheAgainstReferenceServerTests {
     @Test("an expired user is revalidated over the wire: If-None-Match gets 304 and the entry's age restarts")

@@ -32,12 +32,13 @@ struct SessionEngineAgainstReferenceServerTests {
         #expect(await harness.sessions.refreshCount == 1)
     }
 
-    @Test("Authorization reaches a same-origin redirect target and not a cross-origin one")
-    func redirectsKeepTokensHome() async throws {
+    @Test("Authorization reaches a same-origin redirect target and not a cross-origin one",
+          arguments: TransportKind.allCases)
+    func redirectsKeepTokensHome(_ kind: TransportKind) async throws {
         let home = try await ReferenceServer.start(.init(seedUsers: 1))
         let elsewhere = try await ReferenceServer.start(.init(seedUsers: 1))
         defer { Task { await home.stop(); await elsewhere.stop() } }
-        let transport = RedirectFollowingTransport(base: URLSessionTransport(configuration: .init(timeout: 60)))
+        let transport = RedirectFollowingTransport(base: kind.make())
 
         func headersReceived(redirectingTo target: String) async throws -> EchoedHeaders {
             var components = try #require(URLComponents(url: home.baseURL.appendingPathComponent("_test/redirect"),
@@ -60,27 +61,15 @@ struct SessionEngineAgainstReferenceServerTests {
         #expect(!crossOrigin.headers.contains("cookie"))
     }
 
-    @Test("URLSessionTransport returns a redirect as it is instead of following it with the token")
-    func urlSessionDoesNotFollow() async throws {
-        let server = try await ReferenceServer.start(.init(seedUsers: 1))
-        defer { Task { await server.stop() } }
-        let url = try #require(URL(string: "\(server.baseURL.absoluteString)/_test/redirect?to=/_test/echo-headers"))
-
-        let response = try await URLSessionTransport(configuration: .init(timeout: 60)).send(HTTPRequest(method: .get, url: url))
-
-        #expect(response.status == 307)
-        #expect(response.headers["Location"] == "/_test/echo-headers")
-    }
-
     @Test("login works unchanged against a standard OAuth 2.0 token endpoint (client auth, no user_id in the answer)",
-          arguments: [APIConfiguration.ClientAuthentication.basic, .requestBody])
-    func standardOAuthServer(clientAuthentication: APIConfiguration.ClientAuthentication) async throws {
+          arguments: TransportKind.allCases, [APIConfiguration.ClientAuthentication.basic, .requestBody])
+    func standardOAuthServer(_ kind: TransportKind, clientAuthentication: APIConfiguration.ClientAuthentication) async throws {
         let server = try await ReferenceServer.start(.init(seedUsers: 1))
         defer { Task { await server.stop() } }
         let api = try APIConfiguration(
             baseURL: server.baseURL, tokenPath: "/oauth2/token", clientID: StandardOAuthClient.id,
             clientSecret: StandardOAuthClient.secret, clientAuthentication: clientAuthentication)
-        let transport = URLSessionTransport(configuration: .init(timeout: 60))
+        let transport = kind.make()
         let sessions = SessionEngine(configuration: api, transport: transport, vault: InMemoryTokenVault(), clock: SystemClock())
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)
 
@@ -92,13 +81,14 @@ struct SessionEngineAgainstReferenceServerTests {
         #expect(await server.store.stats().refreshGrants == 1)
     }
 
-    @Test("a wrong client secret on a standard OAuth server is a configuration error, not wrong credentials")
-    func wrongClientSecret() async throws {
+    @Test("a wrong client secret on a standard OAuth server is a configuration error, not wrong credentials",
+          arguments: TransportKind.allCases)
+    func wrongClientSecret(_ kind: TransportKind) async throws {
         let server = try await ReferenceServer.start(.init(seedUsers: 1))
         defer { Task { await server.stop() } }
         let api = try APIConfiguration(baseURL: server.baseURL, tokenPath: "/oauth2/token",
                                        clientID: StandardOAuthClient.id, clientSecret: "wrong")
-        let transport = URLSessionTransport(configuration: .init(timeout: 60))
+        let transport = kind.make()
         let sessions = SessionEngine(configuration: api, transport: transport, vault: InMemoryTokenVault(), clock: SystemClock())
         let login = Login(api: APIClient(configuration: api, transport: transport, sessions: sessions), sessions: sessions,
                           clock: SystemClock())

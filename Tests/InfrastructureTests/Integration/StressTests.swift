@@ -39,7 +39,7 @@ struct StressTests {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let api = try APIConfiguration(baseURL: server.baseURL, requestTimeout: 60)
-        let transport = URLSessionTransport(configuration: .init(timeout: 60))
+        let transport = AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none))
         let sessions = SessionEngine(configuration: api, transport: transport, vault: InMemoryTokenVault(),
                                      clock: SystemClock())
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)

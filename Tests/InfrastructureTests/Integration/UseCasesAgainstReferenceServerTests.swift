@@ -6,7 +6,7 @@ import RiderReferenceServer
 import Testing
 
 /// The client and the reference server are independent implementations of docs/openapi.yaml;
-/// these tests prove they agree, through the real URLSession transport over loopback.
+/// these tests prove they agree, through the real (default) HTTP transport over loopback.
 @Suite("Use cases against the reference server")
 struct UseCasesAgainstReferenceServerTests {
     @Test("login, whoami, search, profile update, refresh and logout work end to end")

@@ -2,8 +2,10 @@ import Foundation
 import RiderKit
 
 /// An authorized `GET /auth/me` through the whole stack (CurrentUser → APIClient → session engine
-/// → redirect guard → URLSessionTransport, decoding the user) next to the same request sent
-/// with the bare transport and a fixed `Authorization` header.
+/// → redirect guard → the default AsyncHTTPClientTransport, decoding the user) next to the same
+/// request sent with the bare transport and a fixed `Authorization` header. The same pair over
+/// URLSessionTransport, and both bare transports next to a raw-socket client, show why
+/// AsyncHTTPClient is the default (issue #6, item 6).
 struct RequestOverhead {
     var sequential = 2_000
     var concurrent = 4_000
@@ -12,24 +14,47 @@ struct RequestOverhead {
 
     static let smoke = RequestOverhead(sequential: 40, concurrent: 64, tasks: 32, rounds: 1)
 
+    /// One HTTP client measured bare and under the whole stack.
+    private struct Pair {
+        let bare: @Sendable () async throws -> Void
+        let wholeStack: @Sendable () async throws -> Void
+        var bareSequential = Load.Result(), kitSequential = Load.Result()
+        var bareConcurrent = Load.Result(), kitConcurrent = Load.Result()
+
+        var failures: Int {
+            [bareSequential, kitSequential, bareConcurrent, kitConcurrent].reduce(0) { $0 + $1.failures }
+        }
+
+        mutating func measure(_ shape: RequestOverhead) async {
+            bareSequential.merge(await Load.run(requests: shape.sequential, concurrency: 1, bare))
+            kitSequential.merge(await Load.run(requests: shape.sequential, concurrency: 1, wholeStack))
+            bareConcurrent.merge(await Load.run(requests: shape.concurrent, concurrency: shape.tasks, bare))
+            kitConcurrent.merge(await Load.run(requests: shape.concurrent, concurrency: shape.tasks, wholeStack))
+        }
+    }
+
     func run(on server: ServerProcess) async throws -> ScenarioReport {
         var report = ScenarioReport(
             scenario: "Request overhead: authorized GET /auth/me",
-            floorDescription: "the same request through the bare URLSessionTransport with a fixed Authorization header")
-        let api = try server.api
-        let kit = try await server.signedInRiderKit()
-        guard let token = try await kit.sessions.currentSession()?.accessToken else {
-            throw BenchFailure("no session after login")
+            floorDescription: "the same request through the bare transport with a fixed Authorization header")
+        let me = try server.api.baseURL.appendingPathComponent("auth/me")
+
+        func pair(_ choice: HTTPClientChoice) async throws -> (Pair, String) {
+            let kit = try await server.signedInRiderKit(httpClient: choice)
+            guard let token = try await kit.sessions.currentSession()?.accessToken else {
+                throw BenchFailure("no session after login")
+            }
+            let bare = choice.makeTransport(timeout: 60, proxies: .none)
+            let request = HTTPRequest(method: .get, url: me,
+                                      headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"])
+            return (Pair(bare: {
+                let response = try await bare.send(request)
+                guard response.status == 200 else { throw BenchFailure("bare GET /auth/me answered \(response.status)") }
+            }, wholeStack: { _ = try await kit.currentUser(policy: .networkOnly) }), token)
         }
-        let bare = URLSessionTransport()
-        let me = api.baseURL.appendingPathComponent("auth/me")
-        let request = HTTPRequest(method: .get, url: me,
-                                  headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"])
-        let floor: @Sendable () async throws -> Void = {
-            let response = try await bare.send(request)
-            guard response.status == 200 else { throw BenchFailure("bare GET /auth/me answered \(response.status)") }
-        }
-        let wholeStack: @Sendable () async throws -> Void = { _ = try await kit.currentUser(policy: .networkOnly) }
+        let asyncHTTPClient = try await pair(.asyncHTTPClient)
+        var nio = asyncHTTPClient.0, curl = try await pair(.urlSession).0
+        let token = asyncHTTPClient.1
 
         // The same with the production cache: every answer is also written to SQLite.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rider-bench-\(UUID().uuidString)")
@@ -46,19 +71,16 @@ struct RequestOverhead {
 
         // Warm every path (connections, caches, the allocator) outside the timing.
         for _ in 0..<min(200, sequential) {
-            try await floor(); try await wholeStack(); try await wholeStackWithSQLite(); try rawCall()
+            try await nio.bare(); try await nio.wholeStack(); try await curl.bare(); try await curl.wholeStack()
+            try await wholeStackWithSQLite(); try rawCall()
         }
 
-        var floorSequential = Load.Result(), kitSequential = Load.Result(), sqliteSequential = Load.Result()
-        var floorConcurrent = Load.Result(), kitConcurrent = Load.Result()
-        var rawSequential = Load.Result()
-        // Interleaved rounds, so drift on a shared machine hits both columns alike.
+        var sqliteSequential = Load.Result(), rawSequential = Load.Result()
+        // Interleaved rounds, so drift on a shared machine hits every column alike.
         for _ in 0..<rounds {
-            floorSequential.merge(await Load.run(requests: sequential, concurrency: 1, floor))
-            kitSequential.merge(await Load.run(requests: sequential, concurrency: 1, wholeStack))
+            await nio.measure(self)
+            await curl.measure(self)
             sqliteSequential.merge(await Load.run(requests: sequential, concurrency: 1, wholeStackWithSQLite))
-            floorConcurrent.merge(await Load.run(requests: concurrent, concurrency: tasks, floor))
-            kitConcurrent.merge(await Load.run(requests: concurrent, concurrency: tasks, wholeStack))
             var rawRound = Load.Result()
             let start = ContinuousClock.now
             for _ in 0..<sequential {
@@ -72,26 +94,48 @@ struct RequestOverhead {
         await sqlite.close()
 
         report.rows += [
-            ReportRow(name: "sequential throughput", riderKit: kitSequential.requestsPerSecond,
-                      floor: floorSequential.requestsPerSecond, unit: "req/s", better: .higher),
-            ReportRow(name: "sequential p50", riderKit: kitSequential.latencies.p50, floor: floorSequential.latencies.p50, unit: "ms"),
-            ReportRow(name: "sequential p99", riderKit: kitSequential.latencies.p99, floor: floorSequential.latencies.p99, unit: "ms"),
-            ReportRow(name: "\(tasks) concurrent tasks: throughput", riderKit: kitConcurrent.requestsPerSecond,
-                      floor: floorConcurrent.requestsPerSecond, unit: "req/s", better: .higher),
-            ReportRow(name: "\(tasks) concurrent tasks: p50", riderKit: kitConcurrent.latencies.p50,
-                      floor: floorConcurrent.latencies.p50, unit: "ms"),
-            ReportRow(name: "\(tasks) concurrent tasks: p99", riderKit: kitConcurrent.latencies.p99,
-                      floor: floorConcurrent.latencies.p99, unit: "ms"),
+            ReportRow(name: "sequential throughput", riderKit: nio.kitSequential.requestsPerSecond,
+                      floor: nio.bareSequential.requestsPerSecond, unit: "req/s", better: .higher),
+            ReportRow(name: "sequential p50", riderKit: nio.kitSequential.latencies.p50,
+                      floor: nio.bareSequential.latencies.p50, unit: "ms"),
+            ReportRow(name: "sequential p99", riderKit: nio.kitSequential.latencies.p99,
+                      floor: nio.bareSequential.latencies.p99, unit: "ms"),
+            ReportRow(name: "\(tasks) concurrent tasks: throughput", riderKit: nio.kitConcurrent.requestsPerSecond,
+                      floor: nio.bareConcurrent.requestsPerSecond, unit: "req/s", better: .higher),
+            ReportRow(name: "\(tasks) concurrent tasks: p50", riderKit: nio.kitConcurrent.latencies.p50,
+                      floor: nio.bareConcurrent.latencies.p50, unit: "ms"),
+            ReportRow(name: "\(tasks) concurrent tasks: p99", riderKit: nio.kitConcurrent.latencies.p99,
+                      floor: nio.bareConcurrent.latencies.p99, unit: "ms"),
             ReportRow(name: "sequential throughput, the answer also written to the SQLite cache",
-                      riderKit: sqliteSequential.requestsPerSecond, floor: floorSequential.requestsPerSecond,
+                      riderKit: sqliteSequential.requestsPerSecond, floor: nio.bareSequential.requestsPerSecond,
                       unit: "req/s", better: .higher),
-            ReportRow(name: "the bare URLSessionTransport (left) vs a raw-socket HTTP/1.1 client (right), sequential",
-                      riderKit: floorSequential.requestsPerSecond, floor: rawSequential.requestsPerSecond,
+            ReportRow(name: "over URLSessionTransport: sequential throughput", riderKit: curl.kitSequential.requestsPerSecond,
+                      floor: curl.bareSequential.requestsPerSecond, unit: "req/s", better: .higher),
+            ReportRow(name: "over URLSessionTransport: \(tasks) concurrent tasks: throughput",
+                      riderKit: curl.kitConcurrent.requestsPerSecond, floor: curl.bareConcurrent.requestsPerSecond,
+                      unit: "req/s", better: .higher),
+            ReportRow(name: "bare URLSessionTransport (left) vs bare AsyncHTTPClientTransport (right), sequential",
+                      riderKit: curl.bareSequential.requestsPerSecond, floor: nio.bareSequential.requestsPerSecond,
+                      unit: "req/s", better: .higher),
+            ReportRow(name: "bare URLSessionTransport (left) vs bare AsyncHTTPClientTransport (right), \(tasks) tasks",
+                      riderKit: curl.bareConcurrent.requestsPerSecond, floor: nio.bareConcurrent.requestsPerSecond,
+                      unit: "req/s", better: .higher),
+            ReportRow(name: "bare AsyncHTTPClientTransport (left) vs a raw-socket HTTP/1.1 client (right), sequential",
+                      riderKit: nio.bareSequential.requestsPerSecond, floor: rawSequential.requestsPerSecond,
                       unit: "req/s", better: .higher),
         ]
-        let failures = [floorSequential, kitSequential, sqliteSequential, floorConcurrent, kitConcurrent]
-            .reduce(0) { $0 + $1.failures }
+        let failures = nio.failures + curl.failures + sqliteSequential.failures
         report.check("every request succeeded", failures == 0, "\(failures) failed")
+        // The default must be the faster client (issue #6, item 6); checked on the full run
+        // only, as tiny smoke sizes measure start-up rather than throughput.
+        if sequential >= 1_000 {
+            report.check("the default HTTP client (AsyncHTTPClient) is faster than URLSession, sequential and concurrent",
+                         nio.bareSequential.requestsPerSecond > curl.bareSequential.requestsPerSecond
+                             && nio.bareConcurrent.requestsPerSecond > curl.bareConcurrent.requestsPerSecond,
+                         String(format: "%.0f vs %.0f req/s sequential, %.0f vs %.0f with %d tasks",
+                                nio.bareSequential.requestsPerSecond, curl.bareSequential.requestsPerSecond,
+                                nio.bareConcurrent.requestsPerSecond, curl.bareConcurrent.requestsPerSecond, tasks))
+        }
         return report
     }
 }

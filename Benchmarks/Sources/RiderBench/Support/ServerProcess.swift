@@ -7,7 +7,7 @@ final class ServerProcess: @unchecked Sendable {
     let baseURL: URL
     /// `nil` when attached to a server someone else started (the driver, for its child processes).
     private let process: Process?
-    private let transport = URLSessionTransport()
+    private let transport = HTTPClientChoice.asyncHTTPClient.makeTransport(timeout: 60, proxies: .none)
 
     /// The demo account every `rider-server` seeds.
     static let demoEmail = "demo@example.com"
@@ -57,11 +57,12 @@ final class ServerProcess: @unchecked Sendable {
         get throws { try APIConfiguration(baseURL: baseURL) }
     }
 
-    /// The whole stack over URLSession against this server, signed in as the demo account; the
+    /// The whole stack over `httpClient` against this server, signed in as the demo account; the
     /// session lives in memory, users go to `cache`.
-    func signedInRiderKit(cache: any UserCache = InMemoryUserCache()) async throws -> RiderKit {
-        let kit = RiderKit(api: try api, transport: URLSessionTransport(), vault: InMemoryTokenVault(),
-                           cache: cache, clock: SystemClock())
+    func signedInRiderKit(cache: any UserCache = InMemoryUserCache(),
+                          httpClient: HTTPClientChoice = .asyncHTTPClient) async throws -> RiderKit {
+        let kit = RiderKit(api: try api, transport: httpClient.makeTransport(timeout: 60, proxies: .none),
+                           vault: InMemoryTokenVault(), cache: cache, clock: SystemClock())
         _ = try await kit.login(Credentials(email: Self.demoEmail, password: Self.demoPassword))
         return kit
     }

@@ -4,13 +4,14 @@ import RiderInfrastructure
 import RiderReferenceServer
 import Testing
 
-@Suite("URLSession transport against the reference server on loopback")
-struct URLSessionTransportTests {
-    @Test("a request returns status, headers and body, even for a 4xx")
-    func returnsErrorResponses() async throws {
+/// The promises of the ``HTTPTransport`` port, kept by both transports RiderKit ships.
+@Suite("HTTP transports against the reference server on loopback")
+struct HTTPTransportTests {
+    @Test("a request returns status, headers and body, even for a 4xx", arguments: TransportKind.allCases)
+    func returnsErrorResponses(_ kind: TransportKind) async throws {
         let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 10))
         defer { Task { await server.stop() } }
-        let transport = URLSessionTransport(configuration: .init(timeout: 60))
+        let transport = kind.make(timeout: 60)
 
         let response = try await transport.send(HTTPRequest(
             method: .get, url: server.baseURL.appendingPathComponent("auth/me")))
@@ -23,11 +24,12 @@ struct URLSessionTransportTests {
 
     // The hang this guards against is endless; 45 s (not 5) so a loaded CI machine is not mistaken for it.
     @Test("a 401 with a Basic challenge comes back as a response with its body instead of hanging",
-          .timeLimit(.minutes(2)))
-    func basicChallengeDoesNotHang() async throws {
+          .timeLimit(.minutes(2)),
+          arguments: TransportKind.allCases)
+    func basicChallengeDoesNotHang(_ kind: TransportKind) async throws {
         let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 1))
         defer { Task { await server.stop() } }
-        let transport = URLSessionTransport(configuration: .init(timeout: 45))
+        let transport = kind.make(timeout: 45)
         let wrongClient = Data("\(StandardOAuthClient.id):wrong".utf8).base64EncodedString()
 
         let response = try await transport.send(HTTPRequest(
@@ -40,11 +42,11 @@ struct URLSessionTransportTests {
         #expect(String(decoding: response.body, as: UTF8.self).contains("invalid_client"))
     }
 
-    @Test("a form POST reaches the server byte for byte")
-    func formPost() async throws {
+    @Test("a form POST reaches the server byte for byte", arguments: TransportKind.allCases)
+    func formPost(_ kind: TransportKind) async throws {
         let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 0))
         defer { Task { await server.stop() } }
-        let transport = URLSessionTransport(configuration: .init(timeout: 60))
+        let transport = kind.make(timeout: 60)
         let body = "grant_type=password&username=demo%40example.com&password=rider-demo"
 
         let response = try await transport.send(HTTPRequest(
@@ -58,10 +60,11 @@ struct URLSessionTransportTests {
 
     // A refused connection must not wait for the (deliberately long) request timeout; the time
     // limit catches that without asserting a speed.
-    @Test("nothing listening on the port → serverUnreachable, not a timeout", .timeLimit(.minutes(1)))
-    func connectionRefused() async throws {
+    @Test("nothing listening on the port → serverUnreachable, not a timeout", .timeLimit(.minutes(1)),
+          arguments: TransportKind.allCases)
+    func connectionRefused(_ kind: TransportKind) async throws {
         let port = try closedLoopbackPort()
-        let transport = URLSessionTransport(configuration: .init(timeout: 300))
+        let transport = kind.make(timeout: 300)
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/auth/me"))
 
         await #expect {
@@ -72,10 +75,10 @@ struct URLSessionTransportTests {
         }
     }
 
-    @Test("a server that never answers → timedOut after the request's timeout")
-    func timeout() async throws {
+    @Test("a server that never answers → timedOut after the request's timeout", arguments: TransportKind.allCases)
+    func timeout(_ kind: TransportKind) async throws {
         let silent = try SilentServer()
-        let transport = URLSessionTransport(configuration: .init(timeout: 60))
+        let transport = kind.make(timeout: 60)
         let url = try #require(URL(string: "http://127.0.0.1:\(silent.port)/auth/me"))
 
         await #expect(throws: RiderError.timedOut) {
@@ -84,10 +87,10 @@ struct URLSessionTransportTests {
         withExtendedLifetime(silent) {}
     }
 
-    @Test("a cancelled request ends with CancellationError")
-    func cancellation() async throws {
+    @Test("a cancelled request ends with CancellationError", arguments: TransportKind.allCases)
+    func cancellation(_ kind: TransportKind) async throws {
         let silent = try SilentServer()
-        let transport = URLSessionTransport(configuration: .init(timeout: 60))
+        let transport = kind.make(timeout: 60)
         let url = try #require(URL(string: "http://127.0.0.1:\(silent.port)/auth/me"))
         let task = Task { try await transport.send(HTTPRequest(method: .get, url: url, timeout: 10)) }
         try await Task.sleep(for: .milliseconds(200))
@@ -97,17 +100,58 @@ struct URLSessionTransportTests {
         withExtendedLifetime(silent) {}
     }
 
-    @Test("a response larger than the limit fails clearly instead of being used")
-    func responseSizeLimit() async throws {
+    @Test("a response larger than the limit fails clearly instead of being used", arguments: TransportKind.allCases)
+    func responseSizeLimit(_ kind: TransportKind) async throws {
         let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 200))
         defer { Task { await server.stop() } }
-        let transport = URLSessionTransport(configuration: .init(maximumResponseBytes: 100))
+        let transport = kind.make(maximumResponseBytes: 100)
 
         await #expect {
             _ = try await transport.send(HTTPRequest(method: .get, url: server.baseURL.appendingPathComponent("auth/me")))
         } throws: { error in
             guard case RiderError.malformedResponse(let message) = error else { return false }
             return message.contains("100 bytes")
+        }
+    }
+
+    @Test("a redirect comes back as it is instead of being followed with the token", arguments: TransportKind.allCases)
+    func redirectsAreNotFollowed(_ kind: TransportKind) async throws {
+        let server = try await ReferenceServer.start(.init(seedUsers: 1))
+        defer { Task { await server.stop() } }
+        let url = try #require(URL(string: "\(server.baseURL.absoluteString)/_test/redirect?to=/_test/echo-headers"))
+
+        let response = try await kind.make().send(HTTPRequest(method: .get, url: url,
+                                                              headers: ["Authorization": "Bearer not-for-strangers"]))
+
+        #expect(response.status == 307)
+        #expect(response.headers["Location"] == "/_test/echo-headers")
+    }
+
+    @Test("every method and header reaches the server as sent", arguments: TransportKind.allCases)
+    func methodsAndHeaders(_ kind: TransportKind) async throws {
+        let server = try await ReferenceServer.start(.init(seedUsers: 1))
+        defer { Task { await server.stop() } }
+        let transport = kind.make()
+        let url = server.baseURL.appendingPathComponent("_test/echo-headers")
+
+        let response = try await transport.send(HTTPRequest(
+            method: .get, url: url, headers: ["X-Rider-Probe": "one", "Accept-Language": "de-CH, en;q=0.5"]))
+
+        #expect(response.status == 200)
+        let echoed = try JSONDecoder().decode(EchoedHeaders.self, from: response.body)
+        #expect(echoed.headers.contains("x-rider-probe"))
+        #expect(echoed.headers.contains("accept-language"))
+    }
+
+    @Test("an unusable URL is a configuration error, not a network error", arguments: TransportKind.allCases)
+    func unusableURL(_ kind: TransportKind) async throws {
+        let url = try #require(URL(string: "ftp://127.0.0.1/auth/me"))
+
+        await #expect {
+            _ = try await kind.make().send(HTTPRequest(method: .get, url: url))
+        } throws: { error in
+            guard case RiderError.invalidConfiguration = error else { return false }
+            return true
         }
     }
 }

@@ -1,0 +1,214 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import RiderDomain
+import Synchronization
+
+/// Sends requests with AsyncHTTPClient (SwiftNIO): RiderKit's default transport on Linux.
+///
+/// Measured on loopback (docs/performance.md), it answers several times as many requests per
+/// second as ``URLSessionTransport`` and keeps scaling with concurrent tasks, where the curl-based
+/// URLSession does not. Like every transport it maps its failures to ``RiderError`` at this seam,
+/// so nothing above it sees a NIO or AsyncHTTPClient error.
+///
+/// What it does that a bare `HTTPClient` would not:
+/// - never follows a redirect (RiderKit does, dropping credentials when the origin changes);
+/// - refuses a response body larger than ``Configuration/maximumResponseBytes``, before reading
+///   it when `Content-Length` says so;
+/// - fails at once when nothing listens, instead of retrying the connection until the timeout;
+/// - reads proxies from the environment as curl does (``ProxyEnvironment``).
+///
+/// The transport owns its connection pools; they close when it is released (or call
+/// ``shutdown()`` to wait for it).
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    /// Limits and settings the transport applies whatever the request asks.
+    public struct Configuration: Sendable {
+        /// Used when a request names no timeout: the time allowed until the response head
+        /// arrives, and the longest silence allowed while the body is read.
+        public var timeout: TimeInterval
+        /// Responses larger than this fail with ``RiderError/malformedResponse(_:)`` rather than
+        /// exhausting memory.
+        public var maximumResponseBytes: Int
+        /// Which proxy each request goes through.
+        public var proxies: ProxyEnvironment
+        /// How long idle keep-alive connections stay open.
+        public var idleConnectionTimeout: TimeInterval
+
+        /// - Parameter proxies: by default read from this process's environment.
+        public init(timeout: TimeInterval = 15, maximumResponseBytes: Int = 8 << 20,
+                    proxies: ProxyEnvironment = ProxyEnvironment(environment: ProcessInfo.processInfo.environment),
+                    idleConnectionTimeout: TimeInterval = 60) {
+            self.timeout = timeout
+            self.maximumResponseBytes = maximumResponseBytes
+            self.proxies = proxies
+            self.idleConnectionTimeout = idleConnectionTimeout
+        }
+    }
+
+    private let configuration: Configuration
+    /// One client per proxy route (a client has one proxy setting), made on first use so that a
+    /// program answering from its cache starts no event-loop threads.
+    private let clients = Mutex<[ProxyEnvironment.Route: HTTPClient]>([:])
+    private let isShutDown = Atomic<Bool>(false)
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    deinit {
+        // A client must be shut down before it is released; the pending shutdown keeps it alive
+        // until its connections are closed.
+        for client in clients.withLock({ Array($0.values) }) { client.shutdown { _ in } }
+    }
+
+    /// Closes every connection and waits for it. Requests sent afterwards fail with
+    /// ``RiderError/invalidConfiguration(_:)``.
+    public func shutdown() async {
+        isShutDown.store(true, ordering: .sequentiallyConsistent)
+        for client in clients.withLock({ Array($0.values) }) {
+            try? await client.shutdown().get()
+        }
+    }
+
+    private func client(for route: ProxyEnvironment.Route) throws -> HTTPClient {
+        try clients.withLock { clients in
+            if let client = clients[route] { return client }
+            guard !isShutDown.load(ordering: .sequentiallyConsistent) else {
+                throw RiderError.invalidConfiguration("the HTTP transport has been shut down")
+            }
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                    configuration: Self.clientConfiguration(configuration, proxy: route))
+            clients[route] = client
+            return client
+        }
+    }
+
+    private static func clientConfiguration(_ configuration: Configuration,
+                                            proxy route: ProxyEnvironment.Route) -> HTTPClient.Configuration {
+        let timeout = amount(configuration.timeout)
+        var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: amount(configuration.idleConnectionTimeout))
+        // Retrying a refused connection until the deadline would turn "the server is down" into a
+        // 15-second wait; RiderKit's own retry policy decides what is retried.
+        pool.retryConnectionEstablishment = false
+        var client = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: min(timeout, .seconds(10)), read: timeout),
+            connectionPool: pool,
+            proxy: proxy(route),
+            decompression: .disabled)
+        client.httpVersion = .automatic
+        return client
+    }
+
+    private static func proxy(_ route: ProxyEnvironment.Route) -> HTTPClient.Configuration.Proxy? {
+        switch route {
+        case .direct:
+            return nil
+        case .http(let host, let port, let username, let password):
+            let authorization = username.map { HTTPClient.Authorization.basic(username: $0, password: password ?? "") }
+            return .server(host: host, port: port, authorization: authorization)
+        case .socks5(let host, let port):
+            return .socksServer(host: host, port: port)
+        }
+    }
+
+    /// A `TimeAmount` for a number of seconds from configuration, kept finite and positive.
+    private static func amount(_ seconds: TimeInterval) -> TimeAmount {
+        guard seconds.isFinite, seconds > 0 else { return .milliseconds(1) }
+        return .nanoseconds(Int64(min(seconds, 365 * 86_400) * 1_000_000_000))
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if let problem = configuration.proxies.problem { throw RiderError.invalidConfiguration(problem) }
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = request.url.host, !host.isEmpty
+        else { throw RiderError.invalidConfiguration("the URL for \(request) is not usable") }
+        try Task.checkCancellation()
+
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+
+        let route = configuration.proxies.route(for: request.url)
+        let client = try client(for: route)
+        do {
+            let response = try await client.execute(outgoing, timeout: Self.amount(request.timeout ?? configuration.timeout))
+            let body = try await response.body.collect(upTo: configuration.maximumResponseBytes)
+            var headers = RiderDomain.HTTPHeaders()
+            for field in response.headers { headers.add(field.name, field.value) }
+            return HTTPResponse(status: Int(response.status.code), headers: headers,
+                                body: Data(body.readableBytesView))
+        } catch is NIOTooManyBytesError {
+            throw RiderError.malformedResponse(
+                "the answer to \(request) is larger than \(configuration.maximumResponseBytes) bytes")
+        } catch {
+            throw Self.map(error, for: request, through: route)
+        }
+    }
+
+    static func map(_ error: any Error, for request: HTTPRequest,
+                    through route: ProxyEnvironment.Route = .direct) -> any Error {
+        if error is CancellationError || Task.isCancelled { return CancellationError() }
+        let host = request.url.host ?? "the server"
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled:
+                return CancellationError()
+            case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout,
+                .getConnectionFromPoolTimeout, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
+                return RiderError.timedOut
+            case .remoteConnectionClosed:
+                return RiderError.serverUnreachable(reason: "connection to \(host) lost")
+            case .invalidURL, .emptyHost, .emptyScheme, .alreadyShutdown:
+                return RiderError.invalidConfiguration("the URL for \(request) is not usable")
+            case .invalidProxyResponse, .proxyAuthenticationRequired:
+                return RiderError.serverUnreachable(reason: "the \(route) refused to connect to \(host)")
+            default:
+                if error.isUnsupportedScheme {
+                    return RiderError.invalidConfiguration("the URL for \(request) is not usable")
+                }
+                if error.isInvalidHeader {
+                    return RiderError.invalidConfiguration("a header of \(request) is not valid HTTP")
+                }
+                // Malformed framing, a body shorter than its length, an HTTP/2 protocol error:
+                // the answer could not be used, which callers treat like a lost connection.
+                return RiderError.serverUnreachable(
+                    reason: "\(host) closed the connection without a usable HTTP answer")
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return RiderError.serverUnreachable(reason: "\(host) not found")
+            }
+            if error.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
+                return RiderError.serverUnreachable(reason: "connection to \(host) refused")
+            }
+            return RiderError.serverUnreachable(reason: "cannot connect to \(host)")
+        }
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ECONNREFUSED: return RiderError.serverUnreachable(reason: "connection to \(host) refused")
+            case ENETUNREACH, EHOSTUNREACH, ENETDOWN: return RiderError.serverUnreachable(reason: "no network connection")
+            case ETIMEDOUT: return RiderError.timedOut
+            default: return RiderError.serverUnreachable(reason: "connection to \(host) lost")
+            }
+        }
+        if error is ChannelError || error is HTTPParserError {
+            return RiderError.serverUnreachable(reason: "\(host) closed the connection without a usable HTTP answer")
+        }
+        if String(reflecting: type(of: error)).hasPrefix("NIOSSL.") {
+            return RiderError.serverUnreachable(reason: "TLS connection to \(host) failed")
+        }
+        return RiderError.serverUnreachable(reason: "\(type(of: error)) talking to \(host)")
+    }
+}
+
+extension HTTPClientError {
+    /// `HTTPClientError` is a struct of static members; the ones built from a value (the scheme,
+    /// the offending header values — which may be secrets, so never shown) are recognised by name.
+    fileprivate var isUnsupportedScheme: Bool { String(describing: self).contains("unsupportedScheme") }
+    fileprivate var isInvalidHeader: Bool { String(describing: self).contains("invalidHeaderField") }
+}
