@@ -12,30 +12,18 @@ struct ReauthenticatingTransport: HTTPTransport {
     let sessions: SessionEngine
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try await gate.admit()
-        let before = try? await sessions.currentSession()
-        let epoch = await gate.epoch
+        let admission = try await gate.admit()
+        // Read after admission, so a request that waited for a question starts from its outcome.
+        // An expired session counts: a request starting after the expiry, before anyone is asked,
+        // belongs to the same expiry as the request that found it.
+        let startedUnder = try? await sessions.standing().session
         do {
             return try await base.send(request)
-        } catch let error as RiderError where error == .sessionExpired || error == .notSignedIn {
-            // Never signed in: there is nothing to renew.
-            guard let before else { throw error }
-            // `.notSignedIn` after having a session: another request found it expired and ended it
-            // (the same expiry seen from behind) — or the person logged out, which must stand.
-            if error == .notSignedIn, await !sessionEndedByExpiry() { throw error }
-            // If someone was already asked since this request started and declined, do not ask again.
-            let mayAsk = await gate.epoch == epoch
-            guard try await gate.reauthenticate(after: before.accessToken, userID: before.userID, mayAsk: mayAsk) != nil
-            else { throw RiderError.sessionExpired }
+        } catch RiderError.sessionExpired {
+            // Nobody was signed in when this request started: there is nothing of its own to renew.
+            guard let startedUnder else { throw RiderError.sessionExpired }
+            _ = try await gate.sessionAfterExpiry(of: startedUnder, admission: admission)
             return try await base.send(request)
         }
-    }
-
-    /// Whether the engine's latest state is "signed out because the session expired".
-    private func sessionEndedByExpiry() async -> Bool {
-        for await state in await sessions.states() {
-            return state == .signedOut(reason: .sessionExpired)
-        }
-        return false
     }
 }

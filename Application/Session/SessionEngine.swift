@@ -16,6 +16,12 @@ public actor SessionEngine {
     public nonisolated let clock: any Clock
 
     private var session: Session?
+    /// The session that ended because it expired for good (its refresh was rejected), kept until
+    /// the next sign-in or sign-out. It is set in the same step that clears `session`, so "no
+    /// session" never means "never signed in" for a moment after an expiry: a request starting
+    /// then meets ``RiderError/sessionExpired`` like the one that found it, and a
+    /// ``ReauthenticationGate`` takes them all along in its one question.
+    private var expired: Session?
     private var isLoaded = false
     private var refreshInFlight: Task<Session, any Error>?
     /// Bumped whenever the session is replaced or ended from outside a refresh, so a refresh that
@@ -107,6 +113,7 @@ public actor SessionEngine {
         try await vault.saveSession(newSession)
         generation += 1
         session = newSession
+        expired = nil
         isLoaded = true
         publishSession(newSession, orSignedOut: .noSession)
     }
@@ -121,20 +128,42 @@ public actor SessionEngine {
     public func end() async throws {
         generation += 1
         session = nil
+        expired = nil
         isLoaded = true
         // Let a refresh under way finish first: it must not write its session after the removal.
         if let refreshInFlight { _ = try? await refreshInFlight.value }
         session = nil
+        expired = nil
         try await vault.removeSession()
         publish(.signedOut(reason: .loggedOut))
     }
 
+    /// Forgets that the session expired, as a sign-out does: later requests are
+    /// ``RiderError/notSignedIn`` and nobody is asked to sign in again. For a logout that finds
+    /// no session because it had already expired.
+    public func forgetExpiredSession() {
+        guard expired != nil else { return }
+        expired = nil
+        publish(.signedOut(reason: .loggedOut))
+    }
+
+    /// Where the session stands for a request about to be sent: lets it tell "no session because
+    /// it expired" (wait for the re-authentication) from "no session at all" (``RiderError/notSignedIn``
+    /// stands).
+    /// - Throws: ``RiderError/storage(_:)`` when the vault cannot be read.
+    func standing() async throws -> SessionStanding {
+        if let current = try await currentSession() { return .signedIn(current) }
+        return expired.map(SessionStanding.expired) ?? .signedOut
+    }
+
     /// A session whose access token is not known to expire within the leeway, refreshing first
     /// when it would.
-    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, or a transient error
-    ///   when a needed refresh failed and the old token has certainly expired.
+    /// - Throws: ``RiderError/notSignedIn`` (nobody signed in, or signed out),
+    ///   ``RiderError/sessionExpired`` (also for every call after the session expired, until
+    ///   the next sign-in or sign-out), or a transient error when a needed refresh failed and the
+    ///   old token has certainly expired.
     public func validSession() async throws -> Session {
-        guard let current = try await currentSession() else { throw RiderError.notSignedIn }
+        guard let current = try await currentSession() else { throw noSessionError }
         guard current.refreshToken != nil, current.isExpired(at: clock.now, leeway: leeway(for: current)) else {
             return current
         }
@@ -158,7 +187,8 @@ public actor SessionEngine {
 
     /// Refreshes now, joining a refresh already under way.
     /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired`` (the vault entry is then
-    ///   removed), ``RiderError/storage(_:)``, or a transient network error (the session is kept).
+    ///   removed; also after an earlier expiry), ``RiderError/storage(_:)``, or a transient
+    ///   network error (the session is kept).
     public func refresh() async throws -> Session {
         try await refreshSingleFlight(rejecting: nil)
     }
@@ -169,7 +199,7 @@ public actor SessionEngine {
         if let refreshInFlight { return try await refreshInFlight.value }
         guard let current = try await currentSession() else {
             // A request that was sent with a token had a session a moment ago: it ended meanwhile.
-            throw rejectedAccessToken == nil ? RiderError.notSignedIn : RiderError.sessionExpired
+            throw rejectedAccessToken == nil ? noSessionError : RiderError.sessionExpired
         }
         // Re-check after the await above: another caller may have started or finished a refresh.
         if let refreshInFlight { return try await refreshInFlight.value }
@@ -209,7 +239,8 @@ public actor SessionEngine {
         let stored = try await vault.loadSession()
         guard generation == startedIn else { throw RiderError.sessionExpired }
         guard let stored, stored.userID == current.userID else {
-            session = nil
+            // Nothing to remove: the vault already holds no session of this user.
+            endByExpiry(current)
             throw RiderError.sessionExpired
         }
         if stored.accessToken != current.accessToken, stored.issuedAt >= current.issuedAt {
@@ -221,7 +252,7 @@ public actor SessionEngine {
 
     private func performRefresh(of current: Session, generation startedIn: Int) async throws -> Session {
         guard let refreshToken = current.refreshToken else {
-            try await expire()
+            await expire(current, generation: startedIn)
             throw RiderError.sessionExpired
         }
         refreshCount += 1
@@ -230,7 +261,7 @@ public actor SessionEngine {
         do {
             grant = try endpoint.response(from: try await transport.send(try endpoint.request(in: configuration)))
         } catch RiderError.sessionExpired {
-            if generation == startedIn { try await expire() }
+            await expire(current, generation: startedIn)
             throw RiderError.sessionExpired
         }
         // Signed out or signed in anew while the refresh was under way: that decision stands.
@@ -250,19 +281,58 @@ public actor SessionEngine {
         return renewed
     }
 
-    private func expire() async throws {
-        session = nil
+    /// Ends `current` because it expired for good: removes the vault entry, then forgets it.
+    ///
+    /// The entry goes first, while `current` is still held and this refresh is still in flight:
+    /// a request meanwhile sends the dead token, gets 401 and joins this refresh, so it learns of
+    /// the expiry from here. Only once the entry is gone does anyone learn of it — and only then
+    /// can a re-authentication start, so this removal cannot delete the session it establishes.
+    private func expire(_ current: Session, generation startedIn: Int) async {
+        guard generation == startedIn else { return }
         do {
             try await vault.removeSession()
         } catch {
             // The session is unusable either way; the caller learns it expired, which is the
             // actionable part. A stale vault entry will be rejected again next time.
         }
+        // Signed out or signed in anew during the removal: that decision stands.
+        guard generation == startedIn else { return }
+        endByExpiry(current)
+    }
+
+    /// Clears the session and records that it expired, in one step (see `expired`).
+    private func endByExpiry(_ current: Session) {
+        session = nil
+        expired = current
+    }
+
+    /// What a call needing a session throws when there is none.
+    private var noSessionError: RiderError {
+        expired == nil ? .notSignedIn : .sessionExpired
     }
 
     private func leeway(for session: Session) -> TimeInterval {
         guard let expiresAt = session.expiresAt else { return 0 }
         let lifetime = expiresAt.timeIntervalSince(session.issuedAt)
         return max(0, min(configuration.refreshLeeway, lifetime / 2))
+    }
+}
+
+/// Where the session stands, for deciding what a request that meets an expiry should do
+/// (see ``SessionEngine/standing()``).
+enum SessionStanding: Sendable {
+    /// This session is in place.
+    case signedIn(Session)
+    /// This session expired for good and nobody has signed in or out since.
+    case expired(Session)
+    /// Nobody signed in, or they signed out.
+    case signedOut
+
+    /// The session in place or the one that expired; `nil` when signed out.
+    var session: Session? {
+        switch self {
+        case .signedIn(let session), .expired(let session): session
+        case .signedOut: nil
+        }
     }
 }

@@ -25,7 +25,8 @@ public struct CurrentUser: Sendable {
 
     /// - Parameter policy: how to combine cache and server; ``defaultPolicy`` unless told. Any
     ///   policy but ``CachePolicy/networkOnly`` finds the cached entry through the stored
-    ///   session's user id, so it too needs someone signed in.
+    ///   session's user id (or, after it expired, the expired one's until a logout), so it too
+    ///   needs someone signed in.
     /// - Returns: the user, saying where it came from and how old it is.
     /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, network errors,
     ///   ``RiderError/notFound(detail:)`` for ``CachePolicy/cacheOnly`` with nothing cached,
@@ -33,7 +34,9 @@ public struct CurrentUser: Sendable {
     public func callAsFunction(policy: CachePolicy = defaultPolicy) async throws -> Cached<User> {
         let read = CachedRead<User>(
             lookup: { [sessions, cache] in
-                guard let session = try await sessions.currentSession() else { throw RiderError.notSignedIn }
+                // After an expiry the account is still known (its cache stays until a logout), and the
+                // download meets the expiry, where a re-authentication can renew the session.
+                guard let session = try await sessions.standing().session else { throw RiderError.notSignedIn }
                 return try await cache.user(id: session.userID)
             },
             download: { [api, cache, clock] _ in

@@ -37,7 +37,9 @@ public struct DeleteAccount: Sendable {
     ///   erased.
     @discardableResult
     public func callAsFunction() async throws -> Outcome {
-        guard let session = try await sessions.currentSession() else { throw RiderError.notSignedIn }
+        // An expired session still names the account: the request then meets the expiry (and a
+        // re-authentication, when there is one) instead of ending here as "not signed in".
+        guard let session = try await sessions.standing().session else { throw RiderError.notSignedIn }
         var deletedNow = true
         do {
             try await api.send(API.deleteMyAccount)

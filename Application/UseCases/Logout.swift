@@ -44,6 +44,9 @@ public struct Logout: Sendable {
             return Outcome(wasSignedIn: true, revokedOnServer: false)
         }
         guard let session = stored else {
+            // The session may have expired in this process: signing out means nobody is to be
+            // asked to sign in again for it.
+            await sessions.forgetExpiredSession()
             return Outcome(wasSignedIn: false, revokedOnServer: false)
         }
         var revoked = true

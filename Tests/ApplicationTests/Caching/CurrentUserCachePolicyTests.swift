@@ -37,6 +37,15 @@ struct CurrentUserCachePolicyTests {
         await #expect(throws: RiderError.notSignedIn) { try await harness.currentUser(policy: .cacheOnly) }
     }
 
+    @Test("after the session expired, network-first goes to the server and meets the expiry, not .notSignedIn")
+    func networkFirstAfterExpiry() async throws {
+        let harness = try UseCaseHarness.signedIn()
+        harness.stubTokenEndpoint(times: 1, with: .tokenError("invalid_grant"))
+        await #expect(throws: RiderError.sessionExpired) { try await harness.refreshSession() }
+
+        await #expect(throws: RiderError.sessionExpired) { try await harness.currentUser(policy: .networkFirst) }
+    }
+
     @Test("logout can be told to keep the cache")
     func logoutKeepsCache() async throws {
         let harness = try UseCaseHarness.signedIn()

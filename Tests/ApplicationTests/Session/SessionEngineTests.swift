@@ -109,6 +109,22 @@ struct SessionEngineTests {
         }
     }
 
+    @Test("after the session expired, later requests are .sessionExpired too, until a logout makes them .notSignedIn")
+    func expiryIsRememberedUntilLogout() async throws {
+        let harness = try UseCaseHarness.signedIn()
+        harness.stubTokenEndpoint(times: 1, with: .tokenError("invalid_grant"))
+        await #expect(throws: RiderError.sessionExpired) { try await harness.refreshSession() }
+
+        // "No session" here means "it expired", not "never signed in".
+        await #expect(throws: RiderError.sessionExpired) { try await harness.getRider() }
+        await #expect(throws: RiderError.sessionExpired) { try await harness.refreshSession() }
+        try await harness.logout()
+        await #expect(throws: RiderError.notSignedIn) { try await harness.getRider() }
+
+        #expect(harness.transport.count(.post, "/auth/token") == 1)
+        #expect(harness.transport.count(.get, "/riders/me") == 0)
+    }
+
     @Test("a 401 for a session without refresh token is .sessionExpired and the session is removed")
     func noRefreshToken() async throws {
         let harness = try UseCaseHarness.signedIn(Fixtures.session(refreshToken: nil))

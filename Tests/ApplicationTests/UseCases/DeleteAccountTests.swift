@@ -53,6 +53,16 @@ struct DeleteAccountTests {
         #expect(await harness.vault.storedSession == nil)
     }
 
+    @Test("after the session expired it is .sessionExpired, not .notSignedIn, and nothing is deleted")
+    func afterExpiry() async throws {
+        let harness = try UseCaseHarness.signedIn()
+        harness.stubTokenEndpoint(times: 1, with: .tokenError("invalid_grant"))
+        await #expect(throws: RiderError.sessionExpired) { try await harness.refreshSession() }
+
+        await #expect(throws: RiderError.sessionExpired) { try await harness.deleteAccount() }
+        #expect(harness.transport.count(.delete, "/riders/me") == 0)
+    }
+
     @Test("signed out it is .notSignedIn and sends nothing")
     func signedOut() async throws {
         let harness = try UseCaseHarness()

@@ -9,6 +9,7 @@ public actor SpyTokenVault: TokenVault {
     private var saveFailure: RiderError?
     private var loadFailure: RiderError?
     private var removeFailure: RiderError?
+    private var removalHold: (reached: AsyncStream<Void>.Continuation, release: AsyncStream<Void>)?
 
     /// How many times each operation was called (failed calls included).
     public private(set) var loadCount = 0
@@ -47,6 +48,16 @@ public actor SpyTokenVault: TokenVault {
         removeFailure = error
     }
 
+    /// Makes the next removal stop, before it removes anything, until `release` is called: to
+    /// start something at the moment a session is being removed.
+    /// - Returns: `reached`, which yields once when the removal has stopped, and `release`.
+    public func holdNextRemoval() -> (reached: AsyncStream<Void>, release: @Sendable () -> Void) {
+        let (reached, reachedContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (released, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
+        removalHold = (reachedContinuation, released)
+        return (reached, { releaseContinuation.finish() })
+    }
+
     public func loadSession() async throws -> Session? {
         loadCount += 1
         if let loadFailure { throw loadFailure }
@@ -62,6 +73,12 @@ public actor SpyTokenVault: TokenVault {
 
     public func removeSession() async throws {
         removeCount += 1
+        if let hold = removalHold {
+            removalHold = nil
+            hold.reached.yield()
+            // Finishes when released.
+            for await _ in hold.release {}
+        }
         if let removeFailure { throw removeFailure }
         try await storage.removeSession()
     }
