@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Already built for AsyncHTTPClient and Hummingbird; named so the transport can map its errors.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Counters for embedding programs (already built for Hummingbird; no extra build time).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // MARK: Domain — models, errors, ports. Foundation only.
@@ -61,6 +63,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Infrastructure",
             exclude: ["CLibSecret"],
@@ -151,6 +154,7 @@ let package = Package(
                 "RiderInfrastructure", "CLibSecret", "RiderReferenceServer", "TestSupport",
                 // To write cache files of older and newer schemas.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             path: "Tests/InfrastructureTests",
             swiftSettings: strict

@@ -11,15 +11,19 @@ public struct RetryingTransport: HTTPTransport {
     private let policy: RetryPolicy
     private let clock: any Clock
     private let random: @Sendable () -> Double
+    private let metrics: any MetricsRecorder
 
     /// - Parameters:
     ///   - random: a number in `0..<1` for jitter; injected so tests are repeatable.
+    ///   - metrics: told of every retry.
     public init(base: any HTTPTransport, policy: RetryPolicy, clock: any Clock,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                metrics: any MetricsRecorder = NoMetrics()) {
         self.base = base
         self.policy = policy
         self.clock = clock
         self.random = random
+        self.metrics = metrics
     }
 
     /// - Throws: the last attempt's error; `CancellationError` at once when the task is cancelled,
@@ -38,6 +42,7 @@ public struct RetryingTransport: HTTPTransport {
             guard attempt < attempts, let delay = retryDelay(after: outcome, retry: attempt) else {
                 return try outcome.get()
             }
+            metrics.record(.retry(method: request.method))
             try await clock.sleep(for: delay)
             attempt += 1
         }

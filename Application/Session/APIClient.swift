@@ -10,6 +10,7 @@ public struct APIClient: Sendable {
     private let clock: any Clock
     private let random: @Sendable () -> Double
     private let sessions: SessionEngine
+    private let metrics: any MetricsRecorder
     /// Signs the person in again when an authorized request finds the session expired; `nil`
     /// lets ``RiderError/sessionExpired`` reach the caller.
     private var reauthentication: ReauthenticationGate?
@@ -17,9 +18,12 @@ public struct APIClient: Sendable {
     /// - Parameters:
     ///   - transport: the raw transport (wrap it in ``RedirectFollowingTransport`` for live use).
     ///   - random: a number in `0..<1` for retry jitter; injected so tests are repeatable.
+    ///   - metrics: told of every retry.
     public init(configuration: APIConfiguration, transport: any HTTPTransport, sessions: SessionEngine,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                metrics: any MetricsRecorder = NoMetrics()) {
         self.configuration = configuration
+        self.metrics = metrics
         self.transport = transport
         self.authorizedTransport = AuthorizingTransport(base: transport, sessions: sessions)
         self.clock = sessions.clock
@@ -45,7 +49,7 @@ public struct APIClient: Sendable {
         }
         // Retries wrap the session engine, so every attempt goes out with a valid token.
         var transport: any HTTPTransport = RetryingTransport(base: base, policy: endpoint.retryPolicy, clock: clock,
-                                                              random: random)
+                                                              random: random, metrics: metrics)
         if endpoint.authorization == .bearer, let reauthentication {
             transport = ReauthenticatingTransport(base: transport, gate: reauthentication, sessions: sessions)
         }

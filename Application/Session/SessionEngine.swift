@@ -28,6 +28,7 @@ public actor SessionEngine {
     /// was under way at that moment cannot bring the old session back.
     private var generation = 0
     private var loopGuard = RefreshLoopGuard()
+    private let metrics: any MetricsRecorder
     private var state: SessionState?
     private var observers: [UUID: AsyncStream<SessionState>.Continuation] = [:]
 
@@ -41,13 +42,16 @@ public actor SessionEngine {
     ///   - transport: the raw transport; the token endpoint is never sent a bearer token.
     ///   - lock: shared with other processes using the same vault; ``InProcessRefreshLock`` when
     ///     the vault is not shared.
+    ///   - metrics: told how each refresh ended.
     public init(configuration: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
-                clock: any Clock, lock: any RefreshLock = InProcessRefreshLock()) {
+                clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
+                metrics: any MetricsRecorder = NoMetrics()) {
         self.configuration = configuration
         self.transport = transport
         self.vault = vault
         self.clock = clock
         self.lock = lock
+        self.metrics = metrics
     }
 
     /// Where the session is kept (the vault's location).
@@ -261,9 +265,14 @@ public actor SessionEngine {
         do {
             grant = try endpoint.response(from: try await transport.send(try endpoint.request(in: configuration)))
         } catch RiderError.sessionExpired {
+            metrics.record(.refresh(.rejected))
             await expire(current, generation: startedIn)
             throw RiderError.sessionExpired
+        } catch {
+            metrics.record(.refresh(.failed))
+            throw error
         }
+        metrics.record(.refresh(.renewed))
         // Signed out or signed in anew while the refresh was under way: that decision stands.
         guard generation == startedIn else { throw RiderError.sessionExpired }
         // A refresh answer for another account is a server fault; taking it would quietly switch

@@ -35,6 +35,9 @@ extension RiderKit {
         /// The proxies requests go through; by default read from this process's environment as
         /// curl reads them (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`).
         public var proxies: ProxyEnvironment
+        /// Where request, retry, refresh and cache-lookup counts go (for example a
+        /// ``SwiftMetricsRecorder``); `nil` counts nothing.
+        public var metrics: (any MetricsRecorder)?
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
                     directories: XDGDirectories = XDGDirectories(),
@@ -42,7 +45,8 @@ extension RiderKit {
                     logger: Logger? = nil, cache: CacheConfiguration = CacheConfiguration(), warnings: Logger? = nil,
                     identity: RequestIdentity = RequestIdentity(), reauthentication: Reauthentication? = nil,
                     httpClient: HTTPClientChoice = .asyncHTTPClient,
-                    proxies: ProxyEnvironment = ProxyEnvironment(environment: ProcessInfo.processInfo.environment)) {
+                    proxies: ProxyEnvironment = ProxyEnvironment(environment: ProcessInfo.processInfo.environment),
+                    metrics: (any MetricsRecorder)? = nil) {
             self.api = api
             self.vault = vault
             self.directories = directories
@@ -55,6 +59,7 @@ extension RiderKit {
             self.reauthentication = reauthentication
             self.httpClient = httpClient
             self.proxies = proxies
+            self.metrics = metrics
         }
 
         /// Reads the configuration from the config file and the environment; the environment wins.

@@ -74,17 +74,25 @@ public struct RiderKit: Sendable {
     ///   - sportCatalogue: where the sport catalogue is kept between calls; in memory unless told.
     ///   - reauthentication: what to do when the session has expired for good (for example show a
     ///     login form); `nil` lets ``RiderError/sessionExpired`` reach the caller.
+    ///   - metrics: told of every request attempt, retry, refresh and cache lookup (for example a
+    ///     ``SwiftMetricsRecorder``).
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
                 cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true,
                 identity: RequestIdentity = RequestIdentity(),
                 sportCatalogue: any SportCatalogueCache = InMemorySportCatalogueCache(),
-                reauthentication: Reauthentication? = nil) {
-        // Identity inside the redirect follower, so every hop introduces itself the same way.
-        let transport = RedirectFollowingTransport(base: IdentifyingTransport(base: transport, identity: identity))
-        let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: clock, lock: lock)
+                reauthentication: Reauthentication? = nil, metrics: any MetricsRecorder = NoMetrics()) {
+        // Without a recorder nothing is wrapped: no cost for a program that does not count.
+        let counts = !(metrics is NoMetrics)
+        let measured: any HTTPTransport = counts ? MeasuringTransport(base: transport, metrics: metrics) : transport
+        let cache: any UserCache = counts ? MeasuringUserCache(base: cache, metrics: metrics) : cache
+        // Identity inside the redirect follower, so every hop introduces itself the same way;
+        // measuring under both, so every attempt and every hop is counted once.
+        let transport = RedirectFollowingTransport(base: IdentifyingTransport(base: measured, identity: identity))
+        let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: clock, lock: lock,
+                                     metrics: metrics)
         // Login (also the gate's) must not wait on the gate, so it gets the client without it.
-        let signIn = APIClient(configuration: api, transport: transport, sessions: sessions)
+        let signIn = APIClient(configuration: api, transport: transport, sessions: sessions, metrics: metrics)
         let loginUseCase = Login(api: signIn, sessions: sessions, clock: clock)
         let gate = reauthentication.map {
             ReauthenticationGate($0, sessions: sessions, login: loginUseCase, cache: cache)
@@ -139,7 +147,8 @@ public struct RiderKit: Sendable {
                         clearsCacheOnLogout: configuration.cache.clearsOnLogout, identity: configuration.identity,
                         sportCatalogue: configuration.cache.makeSportCatalogue(forOrigin: configuration.api.origin,
                                                                                in: configuration.directories),
-                        reauthentication: configuration.reauthentication)
+                        reauthentication: configuration.reauthentication,
+                        metrics: configuration.metrics ?? NoMetrics())
     }
 
     /// Where the session is kept now: for ``VaultChoice/automatic``, the backend it settled on.

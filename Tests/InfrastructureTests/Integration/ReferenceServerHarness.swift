@@ -17,18 +17,21 @@ struct ReferenceServerHarness {
     static let demo = Credentials(email: "demo@example.com", password: "rider-demo")
 
     static func start(_ configuration: ReferenceServerConfiguration = .init(seedUsers: 200),
-                      cache: (any UserCache)? = nil) async throws -> ReferenceServerHarness
+                      cache: (any UserCache)? = nil,
+                      metrics: any MetricsRecorder = NoMetrics()) async throws -> ReferenceServerHarness
     {
         let server = try await ReferenceServer.start(configuration)
         // Generous timeouts: the whole suite shares two cores, and a request that times out in a
         // queue would turn a correctness test into a speed test.
         let api = try APIConfiguration(baseURL: server.baseURL, requestTimeout: 60)
-        let transport = AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none))
+        let transport = MeasuringTransport(
+            base: AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none)), metrics: metrics)
         let vault = InMemoryTokenVault()
-        let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: SystemClock())
+        let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: SystemClock(),
+                                     metrics: metrics)
         return ReferenceServerHarness(
             server: server, api: api, vault: vault, cache: cache ?? InMemoryUserCache(), sessions: sessions,
-            client: APIClient(configuration: api, transport: transport, sessions: sessions))
+            client: APIClient(configuration: api, transport: transport, sessions: sessions, metrics: metrics))
     }
 
     var login: Login { Login(api: client, sessions: sessions, clock: SystemClock()) }
