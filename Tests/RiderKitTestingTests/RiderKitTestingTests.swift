@@ -76,16 +76,6 @@ struct RiderKitTestingTests {
         #expect(try await rider.login(Fixtures.credentials).userID == Fixtures.userID)
     }
 
-    @Test("the README's example: a scripted wrong password, and the request it answered")
-    func readmeExample() async throws {
-        let server = StubTransport.successful()
-        server.stub(.post, "/auth/token", with: .tokenError("invalid_grant"))
-        let rider = try RiderKit.testing(transport: server)
-
-        await #expect(throws: RiderError.invalidCredentials) { try await rider.login(Fixtures.credentials) }
-        #expect(server.requests(.post, "/auth/token").first?.formFields["username"] == Fixtures.email)
-    }
-
     @Test("the failing stub fails every request, so the offline paths can be tested")
     func failing() async throws {
         let rider = try RiderKit.testing(transport: StubTransport.failing(),
