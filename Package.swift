@@ -13,6 +13,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "RiderKit", targets: ["RiderKit"]),
+        // For embedding programs' test targets: stub transport, manual clock, spy vault, fixtures,
+        // `RiderKit.testing()`. Imports Swift Testing, so link it into test targets only.
+        .library(name: "RiderKitTesting", targets: ["RiderKitTesting"]),
         .executable(name: "rider", targets: ["RiderCLI"]),
         .executable(name: "rider-server", targets: ["RiderServerMain"]),
         .library(name: "RiderReferenceServer", targets: ["RiderReferenceServer"]),
@@ -77,6 +80,14 @@ let package = Package(
             path: "Interfaces/RiderKit",
             swiftSettings: strict
         ),
+        // Only the public API layers: what an embedding program can see, nothing of Infrastructure's
+        // internals (scripts/check-layers.sh checks the imports).
+        .target(
+            name: "RiderKitTesting",
+            dependencies: ["RiderDomain", "RiderApplication", "RiderKit"],
+            path: "Interfaces/RiderKitTesting",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "RiderCLI",
             dependencies: [
@@ -137,7 +148,7 @@ let package = Package(
         // MARK: Tests
         .target(
             name: "TestSupport",
-            dependencies: ["RiderDomain", "RiderApplication", "RiderInfrastructure"],
+            dependencies: ["RiderDomain", "RiderApplication", "RiderInfrastructure", "RiderKitTesting"],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
@@ -169,6 +180,13 @@ let package = Package(
             name: "RiderKitTests",
             dependencies: ["RiderKit"],
             path: "Tests/RiderKitTests",
+            swiftSettings: strict
+        ),
+        // Imports only what an embedding program's tests can: RiderKit and RiderKitTesting.
+        .testTarget(
+            name: "RiderKitTestingTests",
+            dependencies: ["RiderKit", "RiderKitTesting"],
+            path: "Tests/RiderKitTestingTests",
             swiftSettings: strict
         ),
         // Saves sessions in a loop, to be killed mid-write or run twice at once by the vault tests.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The inner layers import nothing but Foundation and the layers inside them:
-# no FoundationNetworking, no third-party module, no adapter.
+# no FoundationNetworking, no third-party module, no adapter. RiderKitTesting, which embedding
+# programs link into their tests, sees only the public API an embedding program sees.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,5 +30,7 @@ check() {
 
 check Domain "RiderDomain"
 check Application "RiderDomain|RiderApplication"
-[ $status -eq 0 ] && echo "check-layers: Domain and Application import only Foundation and inner layers"
+check Interfaces/RiderKitTesting "RiderDomain|RiderApplication|RiderKit|Testing"
+[ $status -eq 0 ] && echo "check-layers: Domain and Application import only Foundation and inner layers;" \
+  "RiderKitTesting only RiderKit's public layers and Testing"
 exit $status

@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
-# The embedding example in README.md is the file that CI compiles (and the end-to-end tests
-# run): they must not drift apart.
+# The code in README.md is code that CI compiles and runs: the embedding example (a target of
+# its own, run by the end-to-end tests) and the testing example (a test of RiderKitTestingTests).
+# They must not drift apart.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-example=Examples/ReadmeExample/main.swift
-readme_block=$(awk '/<!-- embed-example:start -->/{grab=1; next} /<!-- embed-example:end -->/{grab=0} grab' README.md \
-  | sed '/^```/d')
-if [ -z "$readme_block" ]; then
-  echo "check-readme-example: README.md has no embed-example block" >&2
-  exit 1
-fi
-if ! diff <(printf '%s\n' "$readme_block") "$example" >/dev/null; then
-  echo "check-readme-example: README.md's embedding example differs from $example:" >&2
-  diff <(printf '%s\n' "$readme_block") "$example" >&2 || true
-  exit 1
-fi
-echo "check-readme-example: README example matches $example"
+status=0
+check() {
+  local marker=$1 file=$2
+  local readme_block
+  readme_block=$(awk "/<!-- $marker:start -->/{grab=1; next} /<!-- $marker:end -->/{grab=0} grab" README.md \
+    | sed '/^```/d')
+  if [ -z "$readme_block" ]; then
+    echo "check-readme-example: README.md has no $marker block" >&2
+    status=1
+  elif ! diff <(printf '%s\n' "$readme_block") "$file" >/dev/null; then
+    echo "check-readme-example: README.md's $marker block differs from $file:" >&2
+    diff <(printf '%s\n' "$readme_block") "$file" >&2 || true
+    status=1
+  else
+    echo "check-readme-example: README's $marker matches $file"
+  fi
+}
+
+check embed-example Examples/ReadmeExample/main.swift
+check testing-example Tests/RiderKitTestingTests/ReadmeTestingExample.swift
+exit $status

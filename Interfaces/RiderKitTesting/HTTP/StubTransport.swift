@@ -4,7 +4,8 @@ import Testing
 
 /// A scriptable ``HTTPTransport`` for tests: answers each request from the first script whose
 /// route matches and which has replies left, records every request, and fails loudly — an
-/// `Issue` in the current test plus a thrown ``UnexpectedRequestError`` — for anything not scripted.
+/// `Issue` in the current test plus a thrown ``UnexpectedRequestError`` that prints
+/// the request with its secrets redacted — for anything not scripted.
 ///
 /// Scripts are tried in the order they were added, so "first a 401, then 200" is two scripts:
 ///
@@ -14,11 +15,17 @@ import Testing
 /// transport.stub(.get, "/riders/me", with: .successful(Fixtures.rider()))
 /// ```
 ///
+/// ``successful(api:)`` starts from a transport that answers every route of the API contract
+/// with sample data, and ``failing(with:)`` from one that fails every request; scripts added to
+/// them win over those answers.
+///
 /// Setting up and reading it is synchronous (a lock, not an actor), so tests need no `await`
 /// outside the code under test.
 public final class StubTransport: HTTPTransport {
     /// A closure that answers one request; it may `await` (for example to inspect a vault).
     public typealias Handler = @Sendable (HTTPRequest) async throws -> StubReply
+    /// Answers a request no script matched; `nil` leaves it unexpected.
+    public typealias Fallback = @Sendable (HTTPRequest) async throws -> StubReply?
 
     private struct Script: Sendable {
         var route: StubRoute
@@ -32,6 +39,7 @@ public final class StubTransport: HTTPTransport {
         var requests: [HTTPRequest] = []
         var unexpected: [HTTPRequest] = []
         var delay: Duration = .zero
+        var fallback: Fallback?
     }
 
     private let state = LockedState(State())
@@ -102,9 +110,18 @@ public final class StubTransport: HTTPTransport {
         state.withLock { $0.delay = delay }
     }
 
-    /// Forgets scripts and recorded requests.
+    /// Answers every request that no script matches with `fallback` (a preset such as
+    /// ``successful(api:)`` uses this); a `nil` answer leaves the request unexpected.
+    /// - Parameter fallback: the answer of last resort, or `nil` to remove it.
+    public func answerUnscripted(with fallback: Fallback?) {
+        state.withLock { $0.fallback = fallback }
+    }
+
+    /// Forgets scripts, recorded requests and the delay; keeps the answer of last resort.
     public func reset() {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            state = State(fallback: state.fallback)
+        }
     }
 
     // MARK: Inspection
@@ -140,30 +157,6 @@ public final class StubTransport: HTTPTransport {
         requests(method, path).count
     }
 
-    /// Waits until at least `count` requests have arrived on `method path`, to line a test up
-    /// with a request that is in flight.
-    /// - Parameters:
-    ///   - method: the method.
-    ///   - path: the URL path (without query).
-    ///   - count: how many requests to wait for.
-    ///   - timeout: how long to wait at most.
-    ///   - sourceLocation: where a timeout is reported; defaults to the calling line.
-    /// - Throws: ``RiderError/timedOut`` (and an `Issue`) when they do not arrive in time;
-    ///   `CancellationError` when cancelled.
-    public func waitForRequests(
-        _ method: HTTPMethod, _ path: String, count: Int = 1, timeout: Duration = .seconds(60),
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while self.count(method, path) < count {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("no \(count) request(s) to \(method) \(path) within \(timeout)", sourceLocation: sourceLocation)
-                throw RiderError.timedOut
-            }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-    }
-
     /// Routes whose limited scripts were not used up: replies a test expected to be asked for.
     public var unusedScripts: [String] {
         state.withLock { state in
@@ -173,33 +166,38 @@ public final class StubTransport: HTTPTransport {
 
     // MARK: HTTPTransport
 
-    /// Records `request`, waits the configured delay, and answers from the first matching script.
+    /// Records `request`, waits the configured delay, and answers from the first matching script,
+    /// else from the answer of last resort (``answerUnscripted(with:)``).
     /// - Throws: the scripted failure, `CancellationError` when cancelled during the delay, or
-    ///   ``UnexpectedRequestError`` (also recorded as an `Issue`) when no script matches.
+    ///   ``UnexpectedRequestError`` (also recorded as an `Issue`) when nothing
+    ///   answers it.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let lookup = state.withLock { state -> Result<(Handler, Duration), UnexpectedRequestError> in
+        let (scripted, fallback, delay) = state.withLock { state -> (Handler?, Fallback?, Duration) in
             state.requests.append(request)
             guard let index = state.scripts.firstIndex(where: { $0.remaining != 0 && $0.route.matches(request) }) else {
-                state.unexpected.append(request)
-                let left = state.scripts.filter { $0.remaining != 0 }.map(\.route.description)
-                return .failure(UnexpectedRequestError(request: request, scriptedRoutes: left))
+                return (nil, state.fallback, state.delay)
             }
             if let remaining = state.scripts[index].remaining { state.scripts[index].remaining = remaining - 1 }
-            return .success((state.scripts[index].handler, state.delay))
+            return (state.scripts[index].handler, nil, state.delay)
         }
-        let handler: Handler
-        let delay: Duration
-        switch lookup {
-        case .success(let found):
-            (handler, delay) = found
-        case .failure(let unexpected):
-            Issue.record(Comment(rawValue: unexpected.description), sourceLocation: sourceLocation)
-            throw unexpected
-        }
+        if scripted == nil && fallback == nil { throw unexpected(request) }
         if delay > .zero { try await Task.sleep(for: delay) }
-        switch try await handler(request) {
-        case .response(let response): return response
-        case .failure(let error): throw error
+        let reply: StubReply? = if let scripted { try await scripted(request) } else { try await fallback?(request) }
+        switch reply {
+        case .response(let response)?: return response
+        case .failure(let error)?: throw error
+        case nil: throw unexpected(request)
         }
+    }
+
+    /// Notes `request` as unexpected, reports it, and returns the error to throw.
+    private func unexpected(_ request: HTTPRequest) -> UnexpectedRequestError {
+        let error = state.withLock { state in
+            state.unexpected.append(request)
+            let left = state.scripts.filter { $0.remaining != 0 }.map(\.route.description)
+            return UnexpectedRequestError(request: request, scriptedRoutes: left)
+        }
+        Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)
+        return error
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import RiderDomain
-import RiderInfrastructure
+import RiderKit
 
-/// A ``TokenVault`` that keeps sessions in an ``InMemoryTokenVault``, counts what is done to it,
-/// and can be told to fail, to test how callers react to a broken keyring or disk.
+/// A ``TokenVault`` that keeps sessions in an `InMemoryTokenVault`, counts what is done to it,
+/// and can be told to fail, to test how a program reacts to a broken keyring or disk.
 public actor SpyTokenVault: TokenVault {
     private let storage: InMemoryTokenVault
     private var saveFailure: RiderError?

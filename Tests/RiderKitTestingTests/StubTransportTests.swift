@@ -1,9 +1,9 @@
 import Foundation
-import RiderDomain
+import RiderKit
+import RiderKitTesting
 import Testing
-import TestSupport
 
-/// The stub every application test relies on does what it promises.
+/// The stub every application test — and every embedding program's tests — relies on does what it promises.
 @Suite("StubTransport")
 struct StubTransportTests {
     func request(_ method: HTTPMethod, _ path: String) throws -> HTTPRequest {
@@ -24,21 +24,24 @@ struct StubTransportTests {
         #expect(transport.unusedScripts.isEmpty)
     }
 
-    @Test("an unexpected request records an issue and throws an error that prints the request")
+    @Test("an unexpected request records an issue and throws an error that prints the request, secrets redacted")
     func unexpectedFailsLoudly() async throws {
         let transport = StubTransport()
         transport.stub(.post, "/auth/token", times: 1, with: .status(200))
-        var unexpected = try request(.get, "/users/u_1")
+        var unexpected = try request(.get, "/users/u_1?q=jo")
         unexpected.headers["Authorization"] = "Bearer stub-token"
+        unexpected.headers["Accept"] = "application/json"
 
         await withKnownIssue("the stub reports the unexpected request") {
-            _ = try await transport.send(unexpected)
+            await #expect(throws: UnexpectedRequestError.self) { try await transport.send(unexpected) }
         }
 
         #expect(transport.unexpectedRequests == [unexpected])
         let error = UnexpectedRequestError(request: unexpected, scriptedRoutes: ["POST /auth/token"])
-        #expect(error.description.contains("GET https://api.example.test/users/u_1"))
-        #expect(error.description.contains("Authorization: Bearer stub-token"))
+        #expect(error.description.contains("GET https://api.example.test/users/u_1?q=jo"))
+        #expect(error.description.contains("Authorization: <redacted>"))
+        #expect(error.description.contains("Accept: application/json"))
+        #expect(!error.description.contains("stub-token"))
         #expect(error.description.contains("POST /auth/token"))
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import RiderDomain
 
-/// Thrown by ``StubTransport`` for a request no script answers, so the code under test fails
+/// Thrown by ``StubTransport`` for a request nothing answers, so the code under test fails
 /// instead of receiving an invented response.
 public struct UnexpectedRequestError: Error, CustomStringConvertible, LocalizedError {
     /// The request, as the code under test sent it.
@@ -17,14 +17,11 @@ public struct UnexpectedRequestError: Error, CustomStringConvertible, LocalizedE
         self.scriptedRoutes = scriptedRoutes
     }
 
-    /// The whole request (headers and body included: stub data holds no real secrets) and what
-    /// was scripted, so the failure explains itself.
+    /// The whole request — URL, headers, body — with credentials headers, cookies, tokens and
+    /// passwords redacted, and what was scripted, so the failure explains itself.
     public var description: String {
-        var lines = ["StubTransport received an unexpected request: \(request.method) \(request.url.absoluteString)"]
-        for field in request.headers { lines.append("  \(field.name): \(field.value)") }
-        if let body = request.body, !body.isEmpty {
-            lines.append("  body: \(String(decoding: body, as: UTF8.self))")
-        }
+        var lines = RequestRedaction.lines(for: request)
+        lines[0] = "StubTransport received an unexpected request: " + lines[0]
         lines.append(scriptedRoutes.isEmpty
             ? "Nothing else was scripted."
             : "Still scripted: \(scriptedRoutes.joined(separator: ", ")).")
