@@ -13,6 +13,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "RiderKit", targets: ["RiderKit"]),
+        // Foundation's URLSession as the transport, for programs that want it: a product of its own
+        // so RiderKit and `rider` do not load libcurl and its thirty libraries at every start.
+        .library(name: "RiderURLSession", targets: ["RiderURLSession"]),
         // For embedding programs' test targets: stub transport, manual clock, spy vault, fixtures,
         // `RiderKit.testing()`. Imports Swift Testing, so link it into test targets only.
         .library(name: "RiderKitTesting", targets: ["RiderKitTesting"]),
@@ -69,9 +72,11 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Infrastructure",
-            exclude: ["CLibSecret"],
+            exclude: ["CLibSecret", "URLSession"],
             swiftSettings: strict
         ),
+        .target(name: "RiderURLSession", dependencies: ["RiderDomain"], path: "Infrastructure/URLSession",
+                swiftSettings: strict),
 
         // MARK: Interfaces
         .target(
@@ -135,7 +140,7 @@ let package = Package(
         .executableTarget(
             name: "RiderBench",
             dependencies: [
-                "RiderKit", "CSQLite3",
+                "RiderKit", "RiderURLSession", "CSQLite3",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The KDF floor for the vault: scrypt alone, with the vault's parameters.
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -162,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "InfrastructureTests",
             dependencies: [
-                "RiderInfrastructure", "CLibSecret", "RiderReferenceServer", "TestSupport",
+                "RiderInfrastructure", "RiderURLSession", "CLibSecret", "RiderReferenceServer", "TestSupport",
                 // To write cache files of older and newer schemas.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

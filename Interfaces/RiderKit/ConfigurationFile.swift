@@ -24,7 +24,6 @@ enum ConfigurationFile {
         var cacheTimeToLive: String?
         var cacheMaximumUsers: String?
         var cacheKeepOnLogout: String?
-        var httpClient: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case baseURL = "base_url"
@@ -42,7 +41,6 @@ enum ConfigurationFile {
             case cacheTimeToLive = "cache_ttl"
             case cacheMaximumUsers = "cache_max_users"
             case cacheKeepOnLogout = "cache_keep_on_logout"
-            case httpClient = "http_client"
         }
 
         init() {}
@@ -64,7 +62,6 @@ enum ConfigurationFile {
             cacheTimeToLive = value("RIDER_CACHE_TTL")
             cacheMaximumUsers = value("RIDER_CACHE_MAX_USERS")
             cacheKeepOnLogout = value("RIDER_CACHE_KEEP_ON_LOGOUT")
-            httpClient = value("RIDER_HTTP_CLIENT")
         }
 
         init(from decoder: any Decoder) throws {
@@ -91,7 +88,6 @@ enum ConfigurationFile {
             cacheTimeToLive = try string(.cacheTimeToLive)
             cacheMaximumUsers = try string(.cacheMaximumUsers)
             cacheKeepOnLogout = try string(.cacheKeepOnLogout)
-            httpClient = try string(.httpClient)
         }
 
         /// Takes every value `other` sets.
@@ -111,7 +107,6 @@ enum ConfigurationFile {
             cacheTimeToLive = other.cacheTimeToLive ?? cacheTimeToLive
             cacheMaximumUsers = other.cacheMaximumUsers ?? cacheMaximumUsers
             cacheKeepOnLogout = other.cacheKeepOnLogout ?? cacheKeepOnLogout
-            httpClient = other.httpClient ?? httpClient
         }
     }
 

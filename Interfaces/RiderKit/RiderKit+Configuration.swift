@@ -30,8 +30,10 @@ extension RiderKit {
         /// What to do when the session has expired for good (ask the person to sign in again);
         /// `nil` (the default) lets ``RiderError/sessionExpired`` reach the caller.
         public var reauthentication: Reauthentication?
-        /// The HTTP stack (AsyncHTTPClient unless told otherwise).
-        public var httpClient: HTTPClientChoice
+        /// The transport requests go out with; `nil` (the default) is an
+        /// ``AsyncHTTPClientTransport`` with ``proxies`` and the API's timeout. Pass a
+        /// `URLSessionTransport` (product `RiderURLSession`) to send with Foundation instead.
+        public var transport: (any HTTPTransport)?
         /// The proxies requests go through; by default read from this process's environment as
         /// curl reads them (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`).
         public var proxies: ProxyEnvironment
@@ -44,7 +46,7 @@ extension RiderKit {
                     vaultPassphrase: VaultPassphrase = .unavailable, keyringTimeout: Duration = .seconds(2),
                     logger: Logger? = nil, cache: CacheConfiguration = CacheConfiguration(), warnings: Logger? = nil,
                     identity: RequestIdentity = RequestIdentity(), reauthentication: Reauthentication? = nil,
-                    httpClient: HTTPClientChoice = .asyncHTTPClient,
+                    transport: (any HTTPTransport)? = nil,
                     proxies: ProxyEnvironment = ProxyEnvironment(environment: ProcessInfo.processInfo.environment),
                     metrics: (any MetricsRecorder)? = nil) {
             self.api = api
@@ -57,7 +59,7 @@ extension RiderKit {
             self.warnings = warnings
             self.identity = identity
             self.reauthentication = reauthentication
-            self.httpClient = httpClient
+            self.transport = transport
             self.proxies = proxies
             self.metrics = metrics
         }
@@ -72,9 +74,8 @@ extension RiderKit {
         /// `RIDER_KEYRING_TIMEOUT` (seconds), for the encrypted file's passphrase
         /// `RIDER_VAULT_PASSPHRASE` or `RIDER_VAULT_PASSPHRASE_FILE` (environment only),
         /// `RIDER_CACHE` (`sqlite`, `sqlite:/path`, `memory`), `RIDER_CACHE_TTL` (seconds),
-        /// `RIDER_CACHE_MAX_USERS`, `RIDER_CACHE_KEEP_ON_LOGOUT`, `RIDER_HTTP_CLIENT`
-        /// (`async-http-client` or `urlsession`); proxies from `https_proxy`, `http_proxy`,
-        /// `all_proxy` and `no_proxy`.
+        /// `RIDER_CACHE_MAX_USERS`, `RIDER_CACHE_KEEP_ON_LOGOUT`; proxies from `https_proxy`,
+        /// `http_proxy`, `all_proxy` and `no_proxy`.
         ///
         /// - Parameter baseURL: overrides both (the CLI's `--server`).
         /// - Throws: ``RiderError/invalidConfiguration(_:)`` naming the setting or file at fault.
@@ -125,14 +126,6 @@ extension RiderKit {
                 }
                 keyringTimeout = .milliseconds(Int(seconds * 1000))
             }
-            var httpClient = HTTPClientChoice.asyncHTTPClient
-            if let value = settings.httpClient {
-                guard let parsed = HTTPClientChoice(setting: value) else {
-                    throw RiderError.invalidConfiguration(
-                        "the HTTP client '\(value)' must be 'async-http-client' or 'urlsession'")
-                }
-                httpClient = parsed
-            }
             let proxies = ProxyEnvironment(environment: environment)
             if let problem = proxies.problem { throw RiderError.invalidConfiguration(problem) }
             let api = try APIConfiguration(
@@ -149,7 +142,7 @@ extension RiderKit {
                                  vaultPassphrase: VaultPassphrase.environment(environment) ?? .unavailable,
                                  keyringTimeout: keyringTimeout, cache: try CacheConfiguration(settings),
                                  identity: RequestIdentity(languages: RequestIdentity.languages(fromEnvironment: environment)),
-                                 httpClient: httpClient, proxies: proxies)
+                                 proxies: proxies)
         }
     }
 }

@@ -129,13 +129,13 @@ public struct RiderKit: Sendable {
         backgroundRefreshes = refreshes
     }
 
-    /// The production wiring: the configured HTTP client (AsyncHTTPClient by default), the
+    /// The production wiring: the configured transport (AsyncHTTPClient by default), the
     /// configured vault (by default the keyring, else the encrypted file), the SQLite user cache
     /// (unless configured in memory), the system clock.
     /// - Throws: ``RiderError/invalidConfiguration(_:)``.
     public static func live(configuration: Configuration) throws -> RiderKit {
-        var transport = configuration.httpClient.makeTransport(timeout: configuration.api.requestTimeout,
-                                                               proxies: configuration.proxies)
+        var transport: any HTTPTransport = configuration.transport ?? AsyncHTTPClientTransport(
+            configuration: .init(timeout: configuration.api.requestTimeout, proxies: configuration.proxies))
         if let logger = configuration.logger {
             transport = LoggingTransport(base: transport, logger: logger)
         }
@@ -162,8 +162,7 @@ public struct RiderKit: Sendable {
     public static func inMemory(api: APIConfiguration, transport: (any HTTPTransport)? = nil,
                                 session: Session? = nil, clock: any Clock = SystemClock()) -> RiderKit {
         RiderKit(api: api,
-                 transport: transport ?? HTTPClientChoice.asyncHTTPClient.makeTransport(
-                    timeout: api.requestTimeout, proxies: ProxyEnvironment(environment: ProcessInfo.processInfo.environment)),
+                 transport: transport ?? AsyncHTTPClientTransport(configuration: .init(timeout: api.requestTimeout)),
                  vault: InMemoryTokenVault(session: session), cache: InMemoryUserCache(), clock: clock)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RiderDomain
 import RiderInfrastructure
+import RiderURLSession
 import Testing
 
 /// The two HTTP transports RiderKit ships: every promise of the port is checked against both.

@@ -18,7 +18,7 @@ struct RefreshStorm {
             floorDescription: "the same burst through the bare transport with a valid token (no refresh)")
         let api = try server.api
         let kit = try await server.signedInRiderKit()
-        let bare = HTTPClientChoice.asyncHTTPClient.makeTransport(timeout: 60, proxies: .none)
+        let bare = AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none))
         let me = api.baseURL.appendingPathComponent("auth/me")
 
         var stormWalls = Measurement(samples: []), floorWalls = Measurement(samples: [])

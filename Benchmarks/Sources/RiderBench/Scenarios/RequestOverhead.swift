@@ -1,5 +1,6 @@
 import Foundation
 import RiderKit
+import RiderURLSession
 
 /// An authorized `GET /auth/me` through the whole stack (CurrentUser → APIClient → session engine
 /// → redirect guard → the default AsyncHTTPClientTransport, decoding the user) next to the same
@@ -39,12 +40,12 @@ struct RequestOverhead {
             floorDescription: "the same request through the bare transport with a fixed Authorization header")
         let me = try server.api.baseURL.appendingPathComponent("auth/me")
 
-        func pair(_ choice: HTTPClientChoice) async throws -> (Pair, String) {
-            let kit = try await server.signedInRiderKit(httpClient: choice)
+        func pair(_ make: () -> any HTTPTransport) async throws -> (Pair, String) {
+            let kit = try await server.signedInRiderKit(transport: make())
             guard let token = try await kit.sessions.currentSession()?.accessToken else {
                 throw BenchFailure("no session after login")
             }
-            let bare = choice.makeTransport(timeout: 60, proxies: .none)
+            let bare = make()
             let request = HTTPRequest(method: .get, url: me,
                                       headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"])
             return (Pair(bare: {
@@ -52,8 +53,8 @@ struct RequestOverhead {
                 guard response.status == 200 else { throw BenchFailure("bare GET /auth/me answered \(response.status)") }
             }, wholeStack: { _ = try await kit.currentUser(policy: .networkOnly) }), token)
         }
-        let asyncHTTPClient = try await pair(.asyncHTTPClient)
-        var nio = asyncHTTPClient.0, curl = try await pair(.urlSession).0
+        let asyncHTTPClient = try await pair { AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none)) }
+        var nio = asyncHTTPClient.0, curl = try await pair { URLSessionTransport(configuration: .init(timeout: 60)) }.0
         let token = asyncHTTPClient.1
 
         // The same with the production cache: every answer is also written to SQLite.

@@ -7,7 +7,7 @@ final class ServerProcess: @unchecked Sendable {
     let baseURL: URL
     /// `nil` when attached to a server someone else started (the driver, for its child processes).
     private let process: Process?
-    private let transport = HTTPClientChoice.asyncHTTPClient.makeTransport(timeout: 60, proxies: .none)
+    private let transport = AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none))
 
     /// The demo account every `rider-server` seeds.
     static let demoEmail = "demo@example.com"
@@ -57,12 +57,14 @@ final class ServerProcess: @unchecked Sendable {
         get throws { try APIConfiguration(baseURL: baseURL) }
     }
 
-    /// The whole stack over `httpClient` against this server, signed in as the demo account; the
-    /// session lives in memory, users go to `cache`.
+    /// The whole stack over `transport` (the default AsyncHTTPClientTransport unless told)
+    /// against this server, signed in as the demo account; the session lives in memory, users go
+    /// to `cache`.
     func signedInRiderKit(cache: any UserCache = InMemoryUserCache(),
-                          httpClient: HTTPClientChoice = .asyncHTTPClient) async throws -> RiderKit {
-        let kit = RiderKit(api: try api, transport: httpClient.makeTransport(timeout: 60, proxies: .none),
-                           vault: InMemoryTokenVault(), cache: cache, clock: SystemClock())
+                          transport: (any HTTPTransport)? = nil) async throws -> RiderKit {
+        let transport = transport ?? AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none))
+        let kit = RiderKit(api: try api, transport: transport, vault: InMemoryTokenVault(), cache: cache,
+                           clock: SystemClock())
         _ = try await kit.login(Credentials(email: Self.demoEmail, password: Self.demoPassword))
         return kit
     }
