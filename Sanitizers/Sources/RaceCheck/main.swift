@@ -2,8 +2,10 @@ import Foundation
 import RiderApplication
 import RiderDomain
 
-// Concurrency scenarios of the session engine, run under ThreadSanitizer by `make race-check`.
-// A data race aborts the process (TSAN_OPTIONS=halt_on_error=1); a broken promise exits 1.
+// Concurrency scenarios of the session engine, and concurrent stress on the real vaults, file
+// locks and SQLite user cache, run under ThreadSanitizer by `make race-check` (inside
+// scripts/with-keyring.sh, for the Secret Service vault). A data race aborts the process
+// (TSAN_OPTIONS=halt_on_error=1); a broken promise exits 1.
 
 var failures = 0
 @MainActor func check(_ condition: Bool, _ message: String) {
@@ -78,6 +80,15 @@ do {
     check(try await sessions.currentSession() == nil, "a logout during a refresh stays a logout")
     _ = await observer.value
 }
+
+// The Infrastructure adapters, for real: files, flock(2), scrypt and AES-GCM, libsecret over
+// D-Bus to gnome-keyring, SQLite through GRDB.
+await scenario("encrypted file vault", raceEncryptedFileVault)
+await scenario("Secret Service vault", raceSecretServiceVault)
+await scenario("file refresh lock", raceFileRefreshLock)
+await scenario("two engines on one vault file", raceTwoEnginesOnOneVault)
+await scenario("SQLite user cache", raceSQLiteUserCache)
+await scenario("SQLite user cache eviction", raceSQLiteUserCacheEviction)
 
 if failures > 0 {
     print("\(failures) check(s) failed")
