@@ -10,7 +10,7 @@ help:
 	@echo "make test   install what is missing, build, run every check and test"
 	@echo "make build  debug build of the library, the rider CLI and rider-server"
 	@echo "make clean  remove build products"
-	@echo "make race-check  the session engine's concurrency scenarios under ThreadSanitizer (part of make test)"
+	@echo "make race-check  the session engine, vaults, file locks and SQLite cache under ThreadSanitizer (part of make test)"
 	@echo "make bench  release build, then every benchmark next to its floor, one table (docs/performance.md)"
 	@echo "make bench-smoke  every benchmark at tiny sizes, and the 1,000-waiter refresh storm (part of make test)"
 	@echo "make fuzz   every decoder of outside data under libFuzzer + ASan, FUZZ_SECONDS (default 60) each"
@@ -43,10 +43,15 @@ check:
 test-swift:
 	RIDER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/with-keyring.sh $(SWIFT) test --skip-build
 
-# The session engine's concurrency scenarios (1,000 concurrent 401s, proactive refresh, logout
-# racing a refresh) with Domain and Application built under ThreadSanitizer; any data race fails.
+# Under ThreadSanitizer (Sanitizers/: Domain, Application and Infrastructure with GRDB, swift-crypto
+# and swift-log, in Sanitizers/.build): the session engine's concurrency scenarios (1,000
+# concurrent 401s, proactive refresh, logout racing a refresh) and concurrent stress on the real
+# vaults, file locks and SQLite user cache. Any data race stops it (halt_on_error=1). Inside a
+# private keyring session, so the Secret Service vault runs against gnome-keyring; a missing
+# keyring fails.
 race-check:
-	cd Sanitizers && $(SWIFT) build --sanitize=thread && TSAN_OPTIONS=halt_on_error=1 ./.build/debug/rider-race-check
+	cd Sanitizers && $(SWIFT) build --sanitize=thread
+	cd Sanitizers && TSAN_OPTIONS=halt_on_error=1 ../scripts/with-keyring.sh ./.build/debug/rider-race-check
 
 # The benchmarks at tiny sizes, so they cannot rot, on the test build; the refresh storm keeps its
 # full 1,000 concurrent requests against an out-of-process rider-server and fails unless the

@@ -110,19 +110,38 @@ public actor SecretServiceTokenVault: TokenVault {
             try SecretServiceClient.store(secret, label: label, attributes: attributes, cancellable)
         }
         if let previous, previous.account != newAccount, account == nil {
-            let old = ["service": service, "account": previous.account]
-            _ = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
-                try SecretServiceClient.clear(old, cancellable)
-            }
+            try await clear(["service": service, "account": previous.account])
         }
     }
 
     /// Removes the session item(s) of this vault; nothing to remove is not an error.
     public func remove() async throws(VaultError) {
         _ = try await checkAvailable()
-        let attributes = baseAttributes
-        _ = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
-            try SecretServiceClient.clear(attributes, cancellable)
+        try await clear(baseAttributes)
+    }
+
+    /// Removes every item matching `attributes`.
+    ///
+    /// libsecret's clear first finds the items, then deletes them; when another process (or
+    /// another call) deletes one in between, that delete fails ("No such interface
+    /// org.freedesktop.Secret.Item") although the item is gone, as asked. Found by
+    /// `make race-check`: two removals at once, such as a logout racing an expired refresh. So a
+    /// failed clear is tried again, and finds only what is still there; a keyring that really
+    /// refuses fails every attempt, and a timeout, having waited its full time, is not retried.
+    /// (libsecret 0.20.5 also prints "GLib-GIO-CRITICAL … g_task_return_boolean: assertion
+    /// '!task->ever_returned' failed" when such a delete fails: its own bookkeeping, harmless.)
+    private func clear(_ attributes: [String: String]) async throws(VaultError) {
+        var attempt = 1
+        while true {
+            do {
+                _ = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
+                    try SecretServiceClient.clear(attributes, cancellable)
+                }
+                return
+            } catch {
+                guard case .unavailable = error, attempt < 3 else { throw error }
+                attempt += 1
+            }
         }
     }
 

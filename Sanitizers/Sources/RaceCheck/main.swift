@@ -2,8 +2,10 @@ import Foundation
 import RiderApplication
 import RiderDomain
 
-// Concurrency scenarios of the session engine, run under ThreadSanitizer by `make race-check`.
-// A data race aborts the process (TSAN_OPTIONS=halt_on_error=1); a broken promise exits 1.
+// Concurrency scenarios of the session engine, and concurrent stress on the real vaults, file
+// locks and SQLite user cache, run under ThreadSanitizer by `make race-check` (inside
+// scripts/with-keyring.sh, for the Secret Service vault). A data race aborts the process
+// (TSAN_OPTIONS=halt_on_error=1); a broken promise exits 1.
 
 var failures = 0
 @MainActor func check(_ condition: Bool, _ message: String) {
@@ -44,26 +46,26 @@ func storm(_ count: Int, _ getRider: GetRider) async -> (succeeded: Int, errors:
     }
 }
 
-do {
-    // 1. Reactive: the server rejects the token every request holds.
+/// 1. Reactive: the server rejects the token every request holds.
+func reactiveStorm() async throws {
     let (server, sessions, getRider) = try harness(expiresIn: 3600)
     await server.expireAccessTokens()
     let result = await storm(1000, getRider)
-    check(result.succeeded == 1000, "1,000 concurrent 401s all succeed (\(result.errors.prefix(3)))")
-    check(await server.refreshGrants == 1, "1,000 concurrent 401s cause one refresh (\(await server.refreshGrants))")
-    check(await sessions.refreshCount == 1, "the engine counted one refresh")
+    await check(result.succeeded == 1000, "1,000 concurrent 401s all succeed (\(result.errors.prefix(3)))")
+    await check(await server.refreshGrants == 1, "1,000 concurrent 401s cause one refresh (\(await server.refreshGrants))")
+    await check(await sessions.refreshCount == 1, "the engine counted one refresh")
 }
 
-do {
-    // 2. Proactive: the token is known to be expiring, so requests refresh before sending.
+/// 2. Proactive: the token is known to be expiring, so requests refresh before sending.
+func proactiveStorm() async throws {
     let (server, _, getRider) = try harness(expiresIn: 5)
     let result = await storm(500, getRider)
-    check(result.succeeded == 500, "500 requests on an expiring token all succeed (\(result.errors.prefix(3)))")
-    check(await server.refreshGrants == 1, "500 requests on an expiring token cause one refresh")
+    await check(result.succeeded == 500, "500 requests on an expiring token all succeed (\(result.errors.prefix(3)))")
+    await check(await server.refreshGrants == 1, "500 requests on an expiring token cause one refresh")
 }
 
-do {
-    // 3. Observers and a logout racing a storm: no crash, no resurrected session.
+/// 3. Observers and a logout racing a storm: no crash, no resurrected session.
+func logoutDuringStorm() async throws {
     let (server, sessions, getRider) = try harness(expiresIn: 3600)
     await server.expireAccessTokens()
     let states = await sessions.states()
@@ -74,10 +76,34 @@ do {
     let result = await outcome
     observer.cancel()
     let expected = result.errors.allSatisfy { $0.contains("sessionExpired") || $0.contains("notSignedIn") }
-    check(expected, "requests racing a logout either succeed or say the session ended (\(Set(result.errors)))")
-    check(try await sessions.currentSession() == nil, "a logout during a refresh stays a logout")
+    await check(expected, "requests racing a logout either succeed or say the session ended (\(Set(result.errors)))")
+    await check(try await sessions.currentSession() == nil, "a logout during a refresh stays a logout")
     _ = await observer.value
 }
+
+let scenarios: [(name: String, run: () async throws -> Void)] = [
+    ("refresh storm", reactiveStorm),
+    ("proactive refresh", proactiveStorm),
+    ("logout during a storm", logoutDuringStorm),
+    // The Infrastructure adapters, for real: files, flock(2), scrypt and AES-GCM, libsecret over
+    // D-Bus to gnome-keyring, SQLite through GRDB.
+    ("encrypted file vault", raceEncryptedFileVault),
+    ("Secret Service vault", raceSecretServiceVault),
+    ("file refresh lock", raceFileRefreshLock),
+    ("two engines on one vault file", raceTwoEnginesOnOneVault),
+    ("SQLite user cache", raceSQLiteUserCache),
+    ("SQLite user cache eviction", raceSQLiteUserCacheEviction),
+]
+
+// `rider-race-check [WORD...]` runs only the scenarios whose names contain one of the words
+// (`rider-race-check secret cache`), to repeat one while investigating; none runs them all.
+let wanted = CommandLine.arguments.dropFirst().map { $0.lowercased() }
+let chosen = scenarios.filter { scenario in wanted.isEmpty || wanted.contains { scenario.name.lowercased().contains($0) } }
+guard !chosen.isEmpty else {
+    print("no scenario matches \(wanted.joined(separator: " ")); scenarios: \(scenarios.map(\.name).joined(separator: ", "))")
+    exit(2)
+}
+for (name, run) in chosen { await scenario(name, run) }
 
 if failures > 0 {
     print("\(failures) check(s) failed")

@@ -83,6 +83,23 @@ struct SecretServiceTokenVaultTests {
         for vault in [one, two, alice, bob] { try await vault.removeSession() }
     }
 
+    /// Found by `make race-check`: two removals of the same item at once, from two processes
+    /// (say a logout racing an expired refresh), both found the item and the second delete failed
+    /// on an item that had just gone ("No such interface org.freedesktop.Secret.Item").
+    @Test("removals of one item racing each other from two vault values all succeed and leave nothing")
+    func concurrentRemovals() async throws {
+        let first = SecretServiceTokenVault(service: Keyring.uniqueService())
+        let second = SecretServiceTokenVault(service: first.service)
+        for _ in 0..<10 {
+            try await first.saveSession(session)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for vault in [first, second, first, second] { group.addTask { try await vault.removeSession() } }
+                try await group.waitForAll()
+            }
+            #expect(try await first.loadSession() == nil)
+        }
+    }
+
     @Test("a foreign secret under our attributes is a typed error that shows no secret")
     func foreignSecret() async throws {
         let service = Keyring.uniqueService()
