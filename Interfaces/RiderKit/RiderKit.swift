@@ -33,6 +33,8 @@ public struct RiderKit: Sendable {
     public let listUsers: ListUsers
     public let getRider: GetRider
     public let updateRider: UpdateRider
+    /// Makes a JPEG or PNG the signed-in rider's avatar (checked for size and type before sending).
+    public let uploadAvatar: UploadAvatar
     /// The sport catalogue, kept (in `sports.json` for ``live(configuration:)``) for as long as the server allows.
     public let listSports: ListSports
     /// The signed-in rider's sports and levels.
@@ -74,12 +76,14 @@ public struct RiderKit: Sendable {
     ///   - sportCatalogue: where the sport catalogue is kept between calls; in memory unless told.
     ///   - reauthentication: what to do when the session has expired for good (for example show a
     ///     login form); `nil` lets ``RiderError/sessionExpired`` reach the caller.
+    ///   - avatarUpload: the largest avatar image sent (5 MiB unless told).
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
                 cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true,
                 identity: RequestIdentity = RequestIdentity(),
                 sportCatalogue: any SportCatalogueCache = InMemorySportCatalogueCache(),
-                reauthentication: Reauthentication? = nil) {
+                reauthentication: Reauthentication? = nil,
+                avatarUpload: UploadAvatar.Configuration = UploadAvatar.Configuration()) {
         // Identity inside the redirect follower, so every hop introduces itself the same way.
         let transport = RedirectFollowingTransport(base: IdentifyingTransport(base: transport, identity: identity))
         let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: clock, lock: lock)
@@ -107,6 +111,7 @@ public struct RiderKit: Sendable {
         listUsers = ListUsers(api: client, cache: cache, clock: clock)
         getRider = GetRider(api: client)
         updateRider = UpdateRider(api: client)
+        uploadAvatar = UploadAvatar(api: client, configuration: avatarUpload)
         listSports = ListSports(api: client, catalogue: sportCatalogue, clock: clock)
         listMySports = ListMySports(api: client)
         setMySport = SetMySport(api: client)
