@@ -106,7 +106,7 @@ extension API {
             authorization: .bearer, decode: decodeRider).requiring("ETag")
     }
 
-    @Sendable private static func decodeRider(_ response: HTTPResponse) throws -> Rider {
+    @Sendable static func decodeRider(_ response: HTTPResponse) throws -> Rider {
         let tag = response.headers["ETag"].map(EntityTag.init(rawValue:))
         return try ContractCoding.decode(RiderDTO.self, from: response.body, what: "the rider profile").toDomain(entityTag: tag)
     }

@@ -24,6 +24,8 @@ extension RiderError: LocalizedError {
         case .invalidInput(let problems):
             let list = problems.map(\.description).joined(separator: "; ")
             return "The input was rejected: \(list.isEmpty ? "no reason given" : list)."
+        case .invalidAvatar(let problem):
+            return "The avatar \(problem.message)."
         case .serverUnreachable(let reason):
             return "The server cannot be reached (\(reason)). Check the address and your connection."
         case .timedOut:

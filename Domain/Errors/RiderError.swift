@@ -25,6 +25,9 @@ public enum RiderError: Error, Hashable, Sendable {
     case conflict(current: Rider?)
     /// The input was rejected; each problem names the field.
     case invalidInput([FieldProblem])
+    /// The picture cannot become the avatar (empty, too large, not a JPEG or PNG, unreadable).
+    /// Raised before anything is sent when RiderKit can tell, else from the server's answer.
+    case invalidAvatar(AvatarProblem)
     /// The server could not be reached (down, no route, connection refused or dropped).
     case serverUnreachable(reason: String)
     /// The server did not answer within the configured timeout.

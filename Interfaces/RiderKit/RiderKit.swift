@@ -33,6 +33,8 @@ public struct RiderKit: Sendable {
     public let listUsers: ListUsers
     public let getRider: GetRider
     public let updateRider: UpdateRider
+    /// Makes a JPEG or PNG the signed-in rider's avatar (checked for size and type before sending).
+    public let uploadAvatar: UploadAvatar
     /// The sport catalogue, kept (in `sports.json` for ``live(configuration:)``) for as long as the server allows.
     public let listSports: ListSports
     /// The signed-in rider's sports and levels.
@@ -76,12 +78,14 @@ public struct RiderKit: Sendable {
     ///     login form); `nil` lets ``RiderError/sessionExpired`` reach the caller.
     ///   - metrics: told of every request attempt, retry, refresh and cache lookup (for example a
     ///     ``SwiftMetricsRecorder``).
+    ///   - avatarUpload: the largest avatar image sent (5 MiB unless told).
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
                 cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true,
                 identity: RequestIdentity = RequestIdentity(),
                 sportCatalogue: any SportCatalogueCache = InMemorySportCatalogueCache(),
-                reauthentication: Reauthentication? = nil, metrics: any MetricsRecorder = NoMetrics()) {
+                reauthentication: Reauthentication? = nil, metrics: any MetricsRecorder = NoMetrics(),
+                avatarUpload: UploadAvatar.Configuration = UploadAvatar.Configuration()) {
         // Without a recorder nothing is wrapped: no cost for a program that does not count.
         let counts = !(metrics is NoMetrics)
         let measured: any HTTPTransport = counts ? MeasuringTransport(base: transport, metrics: metrics) : transport
@@ -115,6 +119,7 @@ public struct RiderKit: Sendable {
         listUsers = ListUsers(api: client, cache: cache, clock: clock)
         getRider = GetRider(api: client)
         updateRider = UpdateRider(api: client)
+        uploadAvatar = UploadAvatar(api: client, configuration: avatarUpload)
         listSports = ListSports(api: client, catalogue: sportCatalogue, clock: clock)
         listMySports = ListMySports(api: client)
         setMySport = SetMySport(api: client)

@@ -10,10 +10,11 @@ struct ProfileCommand: ParsableCommand {
               rider profile show
               rider profile update --type mentor --description "Gravel on weekends"
               rider profile location --set -33.9249,18.4241 --name "Cape Town"
+              rider profile avatar ~/Pictures/me.jpg
               rider profile preferences --newsletter off
             """,
-        subcommands: [ProfileShowCommand.self, ProfileUpdateCommand.self, ProfileLocationCommand.self,
-                      ProfilePreferencesCommand.self],
+        subcommands: [ProfileShowCommand.self, ProfileUpdateCommand.self, ProfileAvatarCommand.self,
+                      ProfileLocationCommand.self, ProfilePreferencesCommand.self],
         defaultSubcommand: ProfileShowCommand.self
     )
 }

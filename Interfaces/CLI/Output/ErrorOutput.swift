@@ -5,7 +5,7 @@ import RiderKit
 struct ErrorOutput: Encodable, Sendable {
     let code: String
     let message: String
-    /// For `invalid_input`: which fields were rejected and why.
+    /// For `invalid_input` and `invalid_avatar`: which fields were rejected and why.
     var fields: [FieldProblemOutput]?
     /// For `conflict`: the profile as it is now on the server.
     var current: RiderOutput?

@@ -31,6 +31,10 @@ struct ErrorReport: Sendable {
         case .invalidInput(let problems):
             emit(ErrorOutput(code: Self.code(for: error), message: message,
                              fields: problems.map(FieldProblemOutput.init)))
+        case .invalidAvatar(let problem):
+            // Also as a field, so scripts that read `fields` for rejected input find it there.
+            emit(ErrorOutput(code: Self.code(for: error), message: message,
+                             fields: [FieldProblemOutput(FieldProblem(field: "avatar", message: problem.message))]))
         case .conflict(let current):
             emit(ErrorOutput(code: Self.code(for: error), message: message, current: current.map(RiderOutput.init)))
             if !json, let current {
@@ -86,6 +90,7 @@ struct ErrorReport: Sendable {
         case .alreadyExists: return "already_exists"
         case .conflict: return "conflict"
         case .invalidInput: return "invalid_input"
+        case .invalidAvatar: return "invalid_avatar"
         case .serverUnreachable: return "server_unreachable"
         case .timedOut: return "timed_out"
         case .rateLimited: return "rate_limited"

@@ -24,7 +24,7 @@ enum ExitStatus: Int32, Sendable {
         case .alreadyExists, .conflict: self = .conflict
         case .serverUnreachable, .timedOut, .rateLimited: self = .network
         case .malformedResponse, .server, .unsupportedTokenType, .unsafeRedirect: self = .badResponse
-        case .invalidInput: self = .inputRejected
+        case .invalidInput, .invalidAvatar: self = .inputRejected
         case .invalidConfiguration: self = .configuration
         case .storage: self = .storage
         case .forbidden: self = .failure

@@ -13,6 +13,12 @@ enum TerminalInput {
     /// - Parameter echo: `false` for passwords: nothing typed appears on the screen.
     /// - Throws: ``CLIError/usage(_:)`` when there is no terminal to ask.
     static func readLine(prompt: String, echo: Bool, hint: String) throws -> String {
+        // A question can come up in the middle of an upload (an expired session, the vault's
+        // passphrase): its spinner waits, so it never draws over the prompt.
+        try StatusLine.standardError.hidden { try ask(prompt: prompt, echo: echo, hint: hint) }
+    }
+
+    private static func ask(prompt: String, echo: Bool, hint: String) throws -> String {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CLIError.usage("There is no terminal to ask on; \(hint).")

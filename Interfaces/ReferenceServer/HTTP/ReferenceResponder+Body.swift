@@ -13,17 +13,18 @@ extension ReferenceResponder {
         return essence.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
-    /// The whole body, at most ``maximumBodySize`` bytes.
+    /// The whole body, at most `limit` bytes (``maximumBodySize`` unless told).
     /// - Throws: A `413` problem when the body is larger; transport errors as they come.
-    func body(of request: Request) async throws -> Data {
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maximumBodySize {
-            throw APIProblem.contentTooLarge(limit: maximumBodySize)
+    func body(of request: Request, limit: Int? = nil) async throws -> Data {
+        let limit = limit ?? maximumBodySize
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
+            throw APIProblem.contentTooLarge(limit: limit)
         }
         do {
-            let buffer = try await request.body.collect(upTo: maximumBodySize)
+            let buffer = try await request.body.collect(upTo: limit)
             return Data(buffer.readableBytesView)
         } catch is NIOTooManyBytesError {
-            throw APIProblem.contentTooLarge(limit: maximumBodySize)
+            throw APIProblem.contentTooLarge(limit: limit)
         }
     }
 

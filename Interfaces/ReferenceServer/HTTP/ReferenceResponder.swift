@@ -12,6 +12,8 @@ struct ReferenceResponder: HTTPResponder {
 
     let store: ReferenceStore
     let maximumBodySize: Int
+    /// Largest accepted avatar picture; its multipart body may be a little larger.
+    let maximumAvatarSize: Int
     let logger: Logger
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
@@ -55,6 +57,8 @@ struct ReferenceResponder: HTTPResponder {
         case .riderMe: try await riderMe(request)
         case .patchRiderMe: try await patchRiderMe(request)
         case .deleteRiderMe: try await deleteRiderMe(request)
+        case .uploadAvatar: try await uploadAvatar(request)
+        case .avatar(let id): try await avatar(id: id, request)
         case .listUsers: try await listUsers(request)
         case .searchUsers: try await searchUsers(request)
         case .user(let id): try await user(id: id, request)

@@ -10,6 +10,8 @@ enum Route: Sendable, Equatable {
     case riderMe
     case patchRiderMe
     case deleteRiderMe
+    case uploadAvatar
+    case avatar(id: String)
     case listUsers
     case searchUsers
     case user(id: String)
@@ -59,6 +61,7 @@ enum Route: Sendable, Equatable {
         case "/riders/me/sports": return [(.get, .mySports)]
         case "/riders/me/base-location": return [(.get, .baseLocation), (.put, .putBaseLocation)]
         case "/riders/me/preferences": return [(.get, .preferences), (.put, .putPreferences)]
+        case "/riders/me/avatar": return [(.post, .uploadAvatar)]
         case "/oauth2/token": return [(.post, .standardToken)]
         case "/_test/stats": return [(.get, .testStats)]
         case "/_test/redirect": return [(.get, .testRedirect), (.post, .testRedirect)]
@@ -70,6 +73,10 @@ enum Route: Sendable, Equatable {
         if segments.count == 5, segments[0].isEmpty, segments[1] == "riders", segments[2] == "me",
            segments[3] == "sports", !segments[4].isEmpty, let id = segments[4].removingPercentEncoding {
             return [(.post, .setMySport(id: id)), (.delete, .removeMySport(id: id))]
+        }
+        if segments.count == 4, segments[0].isEmpty, segments[1] == "riders", !segments[2].isEmpty,
+           segments[3] == "avatar", let id = segments[2].removingPercentEncoding {
+            return [(.get, .avatar(id: id))]
         }
         guard segments.count == 3, segments[0].isEmpty, segments[1] == "users", !segments[2].isEmpty,
             let id = segments[2].removingPercentEncoding

@@ -29,6 +29,7 @@ public enum ReferenceServer {
         let responder = ReferenceResponder(
             store: store,
             maximumBodySize: configuration.maximumBodySize,
+            maximumAvatarSize: configuration.maximumAvatarSize,
             logger: logger
         )
         let latch = StartupLatch()
@@ -63,8 +64,10 @@ public enum ReferenceServer {
             }
         }
         let port = try await latch.port()
+        let url = try baseURL(host: configuration.host, port: port)
+        await store.setOrigin(url.absoluteString)
         return RunningReferenceServer(
-            baseURL: try baseURL(host: configuration.host, port: port),
+            baseURL: url,
             store: store,
             group: group,
             task: task

@@ -28,6 +28,8 @@ public struct ReferenceServerConfiguration: Sendable {
     public var tokenAlphabet: TokenAlphabet
     /// Largest accepted request body; larger bodies get `413`.
     public var maximumBodySize: Int
+    /// Largest accepted avatar picture (`POST /riders/me/avatar`); larger ones get `413`.
+    public var maximumAvatarSize: Int
     /// Stops the server on SIGINT and SIGTERM; meant for the executable, not for tests.
     public var stopsOnTerminationSignals: Bool
     /// Logger for startup and per-request lines. `nil` logs to standard error, see ``verboseLogging``.
@@ -53,6 +55,7 @@ public struct ReferenceServerConfiguration: Sendable {
         demoDisplayName: String = "Demo Rider",
         tokenAlphabet: TokenAlphabet = .base64URL,
         maximumBodySize: Int = 64 * 1024,
+        maximumAvatarSize: Int = 5 * 1024 * 1024,
         stopsOnTerminationSignals: Bool = false,
         logger: Logger? = nil,
         verboseLogging: Bool = false,
@@ -69,6 +72,7 @@ public struct ReferenceServerConfiguration: Sendable {
         self.demoDisplayName = demoDisplayName
         self.tokenAlphabet = tokenAlphabet
         self.maximumBodySize = maximumBodySize
+        self.maximumAvatarSize = maximumAvatarSize
         self.stopsOnTerminationSignals = stopsOnTerminationSignals
         self.logger = logger
         self.verboseLogging = verboseLogging
@@ -99,6 +103,9 @@ public struct ReferenceServerConfiguration: Sendable {
         }
         guard maximumBodySize >= 1024 else {
             throw .invalidConfiguration("the maximum body size must be at least 1024 bytes")
+        }
+        guard maximumAvatarSize >= 1024 else {
+            throw .invalidConfiguration("the maximum avatar size must be at least 1024 bytes")
         }
     }
 }

@@ -15,5 +15,6 @@ extension ReferenceStore {
         riderSports.removeValue(forKey: userIndex)
         baseLocations.removeValue(forKey: userIndex)
         storedPreferences.removeValue(forKey: userIndex)
+        avatars.removeValue(forKey: userIndex)
     }
 }

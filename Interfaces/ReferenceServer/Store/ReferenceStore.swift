@@ -24,6 +24,10 @@ public actor ReferenceStore {
     var riderSports: [Int: [RiderSportEntry]] = [:]
     var baseLocations: [Int: StoredBaseLocation] = [:]
     var storedPreferences: [Int: StoredPreferences] = [:]
+    /// Uploaded avatars by user index (`POST /riders/me/avatar`).
+    var avatars: [Int: StoredAvatar] = [:]
+    /// Scheme, host and port of this server, for the `avatar_url` of uploaded avatars.
+    var origin: String
     /// Indexes of deleted accounts. Their records stay so that indexes (and ids) are never reused.
     var deletedUsers: Set<Int> = []
     var accessTokenTTL: Duration
@@ -48,6 +52,9 @@ public actor ReferenceStore {
         self.refreshTokenTTL = configuration.refreshTokenTTL
         self.tokenGenerator = OpaqueTokenGenerator(alphabet: configuration.tokenAlphabet)
         self.jwtAccessTokens = configuration.jwtAccessTokens
+        // The real port replaces this once it is bound (`setOrigin`), before anyone can connect.
+        let host = configuration.host
+        self.origin = "http://\(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(configuration.port)"
         self.now = now
     }
 
@@ -107,6 +114,8 @@ public actor ReferenceStore {
             return .failure(PreconditionFailure(currentEntityTag: user.entityTag))
         }
         changes.apply(to: &user)
+        // A new avatar_url, or none, replaces an uploaded picture.
+        if changes.avatarURL != nil { avatars.removeValue(forKey: userIndex) }
         user.version += 1
         user.updatedAt = max(Self.wholeSeconds(now()), user.updatedAt)
         users[userIndex] = user

@@ -22,6 +22,11 @@ struct RiderErrorTests {
         .invalidInput([]),
         .invalidInput([FieldProblem(field: "email", message: "must be an address"),
                        FieldProblem(field: "password", message: "too short")]),
+        .invalidAvatar(.empty),
+        .invalidAvatar(.tooLarge(byteCount: 5 * 1024 * 1024 + 1, limit: 5 * 1024 * 1024)),
+        .invalidAvatar(.tooLarge(byteCount: 700, limit: nil)),
+        .invalidAvatar(.unsupportedFormat),
+        .invalidAvatar(.unreadable("/home/ana/me.jpg: no such file")),
         .serverUnreachable(reason: "connection refused"),
         .timedOut,
         .rateLimited(retryAfter: nil),
@@ -46,6 +51,7 @@ struct RiderErrorTests {
         case .alreadyExists: "alreadyExists"
         case .conflict: "conflict"
         case .invalidInput: "invalidInput"
+        case .invalidAvatar: "invalidAvatar"
         case .serverUnreachable: "serverUnreachable"
         case .timedOut: "timedOut"
         case .rateLimited: "rateLimited"
@@ -60,7 +66,7 @@ struct RiderErrorTests {
 
     @Test("the examples cover every case")
     func examplesCoverEveryCase() {
-        #expect(Set(Self.examples.map(Self.caseName)).count == 18)
+        #expect(Set(Self.examples.map(Self.caseName)).count == 19)
     }
 
     @Test("every case has a non-empty, one-line errorDescription ending in a full stop", arguments: examples)

@@ -34,6 +34,15 @@ struct DirectAPI: Sendable {
         return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
     }
 
+    /// `GET url` (absolute, such as an `avatar_url`) with the body, status and `Content-Type`.
+    func download(_ url: URL, token: String) async throws -> (data: Data, status: Int, contentType: String?) {
+        var request = URLRequest(url: url)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        return (data, http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type"))
+    }
+
     /// `GET path` as a JSON object.
     func object(_ path: String, token: String) async throws -> [String: Any] {
         let (data, status) = try await send("GET", path, token: token)

@@ -87,6 +87,7 @@ public struct UseCaseHarness: Sendable {
     public var listUsers: ListUsers { ListUsers(api: api, cache: cache, clock: clock) }
     public var getRider: GetRider { GetRider(api: api) }
     public var updateRider: UpdateRider { UpdateRider(api: api) }
+    public var uploadAvatar: UploadAvatar { UploadAvatar(api: api) }
     public var listSports: ListSports { ListSports(api: api, catalogue: sportCatalogue, clock: clock) }
     public var listMySports: ListMySports { ListMySports(api: api) }
     public var setMySport: SetMySport { SetMySport(api: api) }

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import RiderKit
+
+/// `rider profile avatar PATH`: makes a JPEG or PNG your avatar.
+struct ProfileAvatarCommand: GlobalOptionsCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "avatar",
+        abstract: "Upload a JPEG or PNG picture (at most 5 MiB) as your avatar.",
+        discussion: """
+            The picture's content decides its type, not its name. An empty file, a file over \
+            5 MiB or one that is neither JPEG nor PNG exits with 9 before anything is sent. While \
+            a large file uploads, a spinner with the time so far shows on standard error when it \
+            is a terminal (never with --json).
+
+            Example:
+              rider profile avatar ~/Pictures/me.jpg
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The picture file.", valueName: "path"))
+    var path: String
+
+    @OptionGroup(title: "Global Options") var global: GlobalOptions
+
+    func run() async throws {
+        let context = try CommandContext(global)
+        let upload = context.rider.uploadAvatar
+        let data = try AvatarFile.contents(of: path, checkSize: upload.checkSize,
+                                           maximumByteCount: upload.configuration.maximumByteCount)
+        let filename = URL(fileURLWithPath: path).lastPathComponent
+        let spinner = UploadSpinner.start("Uploading \(filename) (\(ByteCount(data.count)))",
+                                          byteCount: data.count, json: global.json)
+        let rider: Rider
+        do {
+            rider = try await upload(data, filename: filename)
+            await spinner.stop()
+        } catch {
+            // Erased before the error is printed on the same line.
+            await spinner.stop()
+            throw error
+        }
+        let output = RiderOutput(rider)
+        try context.print(json: output, lines: ["Avatar uploaded."] + output.lines)
+    }
+}
