@@ -32,6 +32,10 @@ struct CommandContext: Sendable {
         self.options = options
     }
 
+    /// The time by RiderKit's clock, for "in 5 min" and "stored 2 h ago": in a replay, the
+    /// recorded time, so such lines come out as they did when it was recorded.
+    var now: Date { rider.sessions.clock.now }
+
     /// The server as people name it (`https://api.example.com`).
     var server: String { rider.api.origin }
 
