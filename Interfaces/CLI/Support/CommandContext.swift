@@ -15,6 +15,7 @@ struct CommandContext: Sendable {
         var configuration = try RiderKit.Configuration.load(environment: environment, baseURL: options.server)
         configuration.identity.program = "rider/\(RequestIdentity.libraryVersion)"
         configuration.reauthentication = ReauthenticationPrompt.make()
+        configuration.recording = options.recording
         if options.verbose {
             var logger = Logger(label: "rider.http") { _ in StandardErrorLogHandler() }
             logger.logLevel = .debug
