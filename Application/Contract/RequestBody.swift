@@ -1,4 +1,5 @@
 import Foundation
+import RiderDomain
 
 /// The body of an API request, with the media type it is sent as.
 public struct RequestBody: Hashable, Sendable {

@@ -15,6 +15,11 @@ struct RiderCommand: ParsableCommand {
             stderr), --verbose (one line per request on stderr: method, URL, status; never \
             headers or bodies) and --server URL.
 
+            --record DIR also writes every HTTP request and response into DIR as JSON files \
+            (tokens, passwords and cookies replaced by placeholders); --replay DIR then runs the \
+            same commands against those files instead of the network, in the order they were \
+            recorded, with the time as it was recorded.
+
             Example:
               printf '%s\\n' "$PASSWORD" |
                 rider login --email demo@example.com --password-stdin

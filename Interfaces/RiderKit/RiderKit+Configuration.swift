@@ -40,6 +40,9 @@ extension RiderKit {
         /// Where request, retry, refresh and cache-lookup counts go (for example a
         /// ``SwiftMetricsRecorder``); `nil` counts nothing.
         public var metrics: (any MetricsRecorder)?
+        /// Record every HTTP exchange into a folder, or answer from one instead of the network;
+        /// `nil` (the default) does neither.
+        public var recording: HTTPRecording?
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
                     directories: XDGDirectories = XDGDirectories(),
@@ -48,7 +51,7 @@ extension RiderKit {
                     identity: RequestIdentity = RequestIdentity(), reauthentication: Reauthentication? = nil,
                     transport: (any HTTPTransport)? = nil,
                     proxies: ProxyEnvironment = ProxyEnvironment(environment: ProcessInfo.processInfo.environment),
-                    metrics: (any MetricsRecorder)? = nil) {
+                    metrics: (any MetricsRecorder)? = nil, recording: HTTPRecording? = nil) {
             self.api = api
             self.vault = vault
             self.directories = directories
@@ -62,6 +65,7 @@ extension RiderKit {
             self.transport = transport
             self.proxies = proxies
             self.metrics = metrics
+            self.recording = recording
         }
 
         /// Reads the configuration from the config file and the environment; the environment wins.

@@ -136,11 +136,17 @@ public struct RiderKit: Sendable {
 
     /// The production wiring: the configured transport (AsyncHTTPClient by default), the
     /// configured vault (by default the keyring, else the encrypted file), the SQLite user cache
-    /// (unless configured in memory), the system clock.
+    /// (unless configured in memory), the system clock — or, with
+    /// ``Configuration/recording``, that client recording each exchange, or a recording
+    /// answering instead of any network with its own clock.
     /// - Throws: ``RiderError/invalidConfiguration(_:)``.
     public static func live(configuration: Configuration) throws -> RiderKit {
-        var transport: any HTTPTransport = configuration.transport ?? AsyncHTTPClientTransport(
-            configuration: .init(timeout: configuration.api.requestTimeout, proxies: configuration.proxies))
+        func network() -> any HTTPTransport {
+            configuration.transport ?? AsyncHTTPClientTransport(
+                configuration: .init(timeout: configuration.api.requestTimeout, proxies: configuration.proxies))
+        }
+        let (wire, clock) = try configuration.recording?.make(network: network) ?? (network(), SystemClock())
+        var transport = wire
         if let logger = configuration.logger {
             transport = LoggingTransport(base: transport, logger: logger)
         }
@@ -148,7 +154,7 @@ public struct RiderKit: Sendable {
         let cache = configuration.cache.makeCache(forOrigin: configuration.api.origin, in: configuration.directories,
                                                   logger: configuration.warnings)
         return RiderKit(api: configuration.api, transport: transport, vault: vaults.make(), cache: cache,
-                        clock: SystemClock(), lock: vaults.refreshLock(), cacheSettings: configuration.cache.settings,
+                        clock: clock, lock: vaults.refreshLock(), cacheSettings: configuration.cache.settings,
                         clearsCacheOnLogout: configuration.cache.clearsOnLogout, identity: configuration.identity,
                         sportCatalogue: configuration.cache.makeSportCatalogue(forOrigin: configuration.api.origin,
                                                                                in: configuration.directories),

@@ -19,6 +19,6 @@ struct CacheStatsCommand: GlobalOptionsCommand {
     func run() async throws {
         let context = try CommandContext(global)
         let output = CacheStatisticsOutput(try await context.rider.cacheStatistics(), server: context.server)
-        try context.print(json: output, lines: output.lines)
+        try context.print(json: output, lines: output.lines(now: context.now))
     }
 }

@@ -20,7 +20,7 @@ struct SessionRefreshCommand: GlobalOptionsCommand {
     func run() async throws {
         let context = try CommandContext(global)
         let session = try await context.rider.refreshSession()
-        let output = SessionOutput(session, server: context.server, vault: context.rider.vaultLocation)
+        let output = SessionOutput(session, server: context.server, vault: context.rider.vaultLocation, now: context.now)
         let validity = output.expiresAt.map { "valid until \(HumanFormat.date($0))" } ?? "expiry not stated by the server"
         try context.print(json: output, lines: ["Session refreshed for \(output.userID), \(validity)"])
     }

@@ -56,7 +56,7 @@ struct UsersSearchCommand: GlobalOptionsCommand {
         let context = try CommandContext(global)
         let result = try await context.rider.searchUsers(
             query, page: try PageRequest(page: page, limit: limit), policy: policy.policy)
-        let output = UserPageOutput(result, query: query.trimmingCharacters(in: .whitespacesAndNewlines))
+        let output = UserPageOutput(result, query: query.trimmingCharacters(in: .whitespacesAndNewlines), now: context.now)
         try context.print(json: output, lines: Self.emphasizingHeader(output.lines))
         await context.rider.backgroundRefreshes.waitForAll()
     }

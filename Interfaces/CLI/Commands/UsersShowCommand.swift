@@ -28,7 +28,7 @@ struct UsersShowCommand: GlobalOptionsCommand {
     func run() async throws {
         let context = try CommandContext(global)
         let cached = try await context.rider.getUser(UserID(id), policy: policy.policy)
-        let output = CachedUserOutput(cached)
+        let output = CachedUserOutput(cached, now: context.now)
         try context.print(json: output, lines: output.lines)
         await context.rider.backgroundRefreshes.waitForAll()
     }

@@ -29,7 +29,7 @@ struct WhoamiCommand: GlobalOptionsCommand {
             let output = UserOutput(cached.value)
             try context.print(json: output, lines: output.lines)
         } else {
-            let output = CachedUserOutput(cached)
+            let output = CachedUserOutput(cached, now: context.now)
             try context.print(json: output, lines: output.lines)
             await context.rider.backgroundRefreshes.waitForAll()
         }

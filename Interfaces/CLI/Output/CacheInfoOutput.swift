@@ -18,7 +18,7 @@ struct CacheInfoOutput: Encodable, Sendable {
         case offlineReason = "offline_reason"
     }
 
-    init(source: DataSource, storedAt: Date?, stale: Bool, now: Date = Date()) {
+    init(source: DataSource, storedAt: Date?, stale: Bool, now: Date) {
         switch source {
         case .network: self.source = "network"
         case .revalidated: self.source = "revalidated"
@@ -35,7 +35,7 @@ struct CacheInfoOutput: Encodable, Sendable {
         self.stale = stale
     }
 
-    init(_ cached: Cached<some Sendable>, now: Date = Date()) {
+    init(_ cached: Cached<some Sendable>, now: Date) {
         self.init(source: cached.source, storedAt: cached.storedAt, stale: cached.isStale, now: now)
     }
 

@@ -42,7 +42,7 @@ struct CacheStatisticsOutput: Encodable, Sendable {
         try container.encode(misses, forKey: .misses)
     }
 
-    var lines: [String] {
+    func lines(now: Date) -> [String] {
         let lookups = hits + misses
         let rate = lookups == 0 ? "no lookups yet" : "\(hits * 100 / lookups) % hits"
         return HumanFormat.block([
@@ -50,7 +50,7 @@ struct CacheStatisticsOutput: Encodable, Sendable {
             ("location", location),
             ("entries", "\(entries) of at most \(maximumEntries)"),
             ("size on disk", Self.bytes(sizeOnDiskBytes)),
-            ("oldest entry", oldestStoredAt.map { "\(HumanFormat.date($0)) (\(HumanFormat.duration(Date().timeIntervalSince($0))) ago)" } ?? "-"),
+            ("oldest entry", oldestStoredAt.map { "\(HumanFormat.date($0)) (\(HumanFormat.duration(now.timeIntervalSince($0))) ago)" } ?? "-"),
             ("hits", "\(hits)"),
             ("misses", "\(misses) (\(rate))"),
         ])

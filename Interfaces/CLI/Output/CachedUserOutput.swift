@@ -7,7 +7,7 @@ struct CachedUserOutput: Encodable, Sendable {
     let user: UserOutput
     let cache: CacheInfoOutput
 
-    init(_ cached: Cached<User>, now: Date = Date()) {
+    init(_ cached: Cached<User>, now: Date) {
         user = UserOutput(cached.value)
         cache = CacheInfoOutput(cached, now: now)
     }

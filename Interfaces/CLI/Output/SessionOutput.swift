@@ -21,7 +21,7 @@ struct SessionOutput: Encodable, Sendable {
         case expiresInSeconds = "expires_in_seconds"
     }
 
-    init(_ session: Session, server: String, vault: String, now: Date = Date()) {
+    init(_ session: Session, server: String, vault: String, now: Date) {
         self.server = server
         userID = session.userID.rawValue
         role = session.role?.rawValue
@@ -45,7 +45,7 @@ struct SessionOutput: Encodable, Sendable {
         try container.encode(vault, forKey: .vault)
     }
 
-    func lines(now: Date = Date()) -> [String] {
+    func lines(now: Date) -> [String] {
         let expiry = expiresAt.map { "\(HumanFormat.date($0)) (\(HumanFormat.timeLeft(until: $0, from: now)))" }
         return HumanFormat.block([
             ("server", server),

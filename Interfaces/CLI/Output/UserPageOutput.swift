@@ -17,7 +17,7 @@ struct UserPageOutput: Encodable, Sendable {
         case hasNext = "has_next"
     }
 
-    init(_ page: UserPage, query: String, now: Date = Date()) {
+    init(_ page: UserPage, query: String, now: Date) {
         self.query = query
         total = page.total
         self.page = page.page

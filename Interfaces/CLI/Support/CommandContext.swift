@@ -15,6 +15,7 @@ struct CommandContext: Sendable {
         var configuration = try RiderKit.Configuration.load(environment: environment, baseURL: options.server)
         configuration.identity.program = "rider/\(RequestIdentity.libraryVersion)"
         configuration.reauthentication = ReauthenticationPrompt.make()
+        configuration.recording = options.recording
         if options.verbose {
             var logger = Logger(label: "rider.http") { _ in StandardErrorLogHandler() }
             logger.logLevel = .debug
@@ -31,6 +32,10 @@ struct CommandContext: Sendable {
         rider = try RiderKit.live(configuration: configuration)
         self.options = options
     }
+
+    /// The time by RiderKit's clock, for "in 5 min" and "stored 2 h ago": in a replay, the
+    /// recorded time, so such lines come out as they did when it was recorded.
+    var now: Date { rider.sessions.clock.now }
 
     /// The server as people name it (`https://api.example.com`).
     var server: String { rider.api.origin }

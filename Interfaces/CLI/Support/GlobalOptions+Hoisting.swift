@@ -1,4 +1,7 @@
 extension GlobalOptions {
+    /// The global options that take a value (`--server URL`, `--server=URL`).
+    private static let valued = ["--server", "--record", "--replay"]
+
     /// Moves global options written before the subcommand (`rider --json whoami`) to where
     /// ArgumentParser looks for them (`rider whoami --json`), since it does not hand a parent's
     /// options down to its subcommands.
@@ -7,10 +10,10 @@ extension GlobalOptions {
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
-            if argument == "--json" || argument == "--verbose" || argument.hasPrefix("--server=") {
+            if argument == "--json" || argument == "--verbose" || valued.contains(where: { argument.hasPrefix($0 + "=") }) {
                 leading.append(argument)
                 index += 1
-            } else if argument == "--server", index + 1 < arguments.endIndex {
+            } else if valued.contains(argument), index + 1 < arguments.endIndex {
                 leading += arguments[index...(index + 1)]
                 index += 2
             } else {

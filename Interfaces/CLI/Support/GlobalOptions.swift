@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import RiderKit
 
 /// The options every command takes.
 struct GlobalOptions: ParsableArguments {
@@ -12,4 +14,29 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Log each request (method, URL, status) to stderr. Never logs headers, bodies or tokens.")
     var verbose = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Also write each HTTP request and response into this folder as JSON, tokens and passwords redacted.",
+        valueName: "folder"))
+    var record: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Answer every request from a folder written by --record instead of the network.",
+        valueName: "folder"))
+    var replay: String?
+
+    func validate() throws {
+        if record != nil, replay != nil {
+            throw ValidationError("--record and --replay cannot be used together: record a session first, "
+                + "then replay it from the folder.")
+        }
+    }
+
+    /// What --record or --replay asks for. A replay continues across runs, so the commands of a
+    /// recorded session replay one after another.
+    var recording: HTTPRecording? {
+        if let record { return .record(into: URL(fileURLWithPath: record, isDirectory: true)) }
+        if let replay { return .replay(from: URL(fileURLWithPath: replay, isDirectory: true), acrossRuns: true) }
+        return nil
+    }
 }

@@ -26,7 +26,9 @@ public enum FormEncoding {
         }
     }
 
-    static func escape(_ string: String, spaceAsPlus: Bool) -> String {
+    /// Percent-encodes one name or value.
+    /// - Parameter spaceAsPlus: `true` writes a space as `+` (form bodies), `false` as `%20`.
+    public static func escape(_ string: String, spaceAsPlus: Bool) -> String {
         var result = ""
         result.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {

@@ -1,5 +1,5 @@
 import Foundation
-import RiderApplication
+import RiderDomain
 import Testing
 
 @Suite("FormEncoding")
