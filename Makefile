@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test deps build build-tests check test-swift race-check bench-smoke bench fuzz fuzz-smoke stress examples clean
+.PHONY: help demo test deps build build-tests check docs test-swift race-check bench-smoke bench fuzz fuzz-smoke stress examples clean
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
@@ -17,11 +17,12 @@ help:
 	@echo "make fuzz-smoke  the same, 20 s each (part of make test)"
 	@echo "make stress  16 tasks share one session against a 2 s access token for STRESS_SECONDS (default 120)"
 	@echo "make examples  build Examples/EmbeddingApp (a package embedding RiderKit) and run its tests (part of make test)"
+	@echo "make docs  DocC archives of RiderKit, RiderDomain and RiderApplication in .build/plugins/Swift-DocC/outputs/; any warning fails (part of make test)"
 
 demo: deps build
 	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
 
-test: deps build-tests check test-swift race-check bench-smoke fuzz-smoke examples
+test: deps build-tests check docs test-swift race-check bench-smoke fuzz-smoke examples
 
 deps:
 	scripts/install-deps.sh
@@ -37,6 +38,14 @@ check:
 	scripts/check-readme-example.sh
 	scripts/check-contract.sh
 	scripts/check-server-contract.sh "$$($(SWIFT) build --show-bin-path)"
+
+# DocC (swift-docc-plugin): the three library modules an embedding program reads, with their
+# catalogs (*.docc: landing pages and the articles in Interfaces/RiderKit/RiderKit.docc). Any
+# warning — a symbol link that does not resolve, an undocumented parameter — fails. The archives
+# land in .build/plugins/Swift-DocC/outputs/<Module>.doccarchive, never in the source tree.
+docs:
+	$(SWIFT) package --disable-sandbox generate-documentation \
+	  --target RiderKit --target RiderDomain --target RiderApplication --warnings-as-errors
 
 # Every test runs inside a private D-Bus session with a real, unlocked gnome-keyring, so the
 # Secret Service vault tests run instead of being skipped (and fail if the keyring is missing).

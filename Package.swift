@@ -40,6 +40,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Counters for embedding programs (already built for Hummingbird; no extra build time).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // `make docs`: DocC catalogs for RiderKit, RiderDomain and RiderApplication. A command plugin,
+        // so `swift build` does not build it; only `swift package generate-documentation` does.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: Domain — models, errors, ports. Foundation only.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The refreshes ``CachePolicy/staleWhileRevalidate`` starts after answering, one per key at a
+/// The refreshes `CachePolicy.staleWhileRevalidate` starts after answering, one per key at a
 /// time, so a burst of reads of one entry sends one request.
 ///
 /// A short-lived program (the CLI) calls ``waitForAll()`` before it exits so the refresh is not

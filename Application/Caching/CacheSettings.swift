@@ -3,10 +3,10 @@ import RiderDomain
 
 /// How long cached users stay fresh, shared by the use cases that read through the cache.
 public struct CacheSettings: Hashable, Sendable {
-    /// An entry younger than this is fresh: ``CachePolicy/cacheFirst`` and
-    /// ``CachePolicy/staleWhileRevalidate`` answer from it without asking the server.
+    /// An entry younger than this is fresh: `CachePolicy.cacheFirst` and
+    /// `CachePolicy.staleWhileRevalidate` answer from it without asking the server.
     public var timeToLive: TimeInterval
-    /// How long past ``timeToLive`` ``CachePolicy/staleWhileRevalidate`` may still answer from
+    /// How long past ``timeToLive`` `CachePolicy.staleWhileRevalidate` may still answer from
     /// an entry while refreshing it (RFC 5861's `stale-while-revalidate`); older entries are
     /// refreshed before answering.
     public var staleWhileRevalidateWindow: TimeInterval

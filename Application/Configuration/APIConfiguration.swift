@@ -25,13 +25,13 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
     public var clientSecret: String?
     public var clientAuthentication: ClientAuthentication
     public var scope: String?
-    /// How long one request may take before it fails with ``RiderError/timedOut``.
+    /// How long one request may take before it fails with `RiderError.timedOut`.
     public var requestTimeout: TimeInterval
     /// Refresh this long before the access token expires (capped at half its lifetime, so a
     /// short-lived token is not refreshed on every request).
     public var refreshLeeway: TimeInterval
 
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when `baseURL` is not an absolute http(s)
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when `baseURL` is not an absolute http(s)
     ///   URL, or uses plain http for a host other than loopback (tokens would cross the network
     ///   in the clear).
     public init(

@@ -8,7 +8,7 @@ extension API {
     /// A POST, so ``RetryPolicy/default(for:)`` never sends it twice on its own; after a `401`
     /// the session engine renews the token and sends it once more, as for every authorized call
     /// (the server refused the first, so nothing was stored twice). A `413` or `415` is
-    /// ``RiderError/invalidAvatar(_:)``, like the same problem found before sending.
+    /// `RiderError.invalidAvatar(_:)`, like the same problem found before sending.
     public static func uploadMyAvatar(_ image: AvatarImage) -> Endpoint<Rider> {
         let form = MultipartFormData(parts: [
             MultipartFormData.Part(name: "avatar", filename: image.filename, contentType: image.format.mediaType,

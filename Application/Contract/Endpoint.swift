@@ -29,7 +29,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// for a conditional GET).
     public var alsoDecodes: Set<Int> = []
     /// Headers a successful (2xx) answer must carry, such as `ETag` where an edit depends on it;
-    /// a success without one is ``RiderError/malformedResponse(_:)`` naming the header.
+    /// a success without one is `RiderError.malformedResponse(_:)` naming the header.
     public var requiredHeaders: [String] = []
 
     public init(
@@ -55,7 +55,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
     }
 
     /// The transport-level request for this endpoint under `configuration`.
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when the URL cannot be formed.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when the URL cannot be formed.
     public func request(in configuration: APIConfiguration) throws -> HTTPRequest {
         var headers = self.headers
         if headers["Accept"] == nil { headers["Accept"] = "application/json, application/problem+json" }
@@ -70,7 +70,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
     }
 
     /// Decodes a success or throws the mapped error.
-    /// - Throws: the mapped error for a failure; ``RiderError/malformedResponse(_:)`` for a
+    /// - Throws: the mapped error for a failure; `RiderError.malformedResponse(_:)` for a
     ///   success without one of ``requiredHeaders``.
     public func response(from response: HTTPResponse) throws -> Response {
         guard response.isSuccess || alsoDecodes.contains(response.status) else { throw mapError(response) }

@@ -1,7 +1,7 @@
 import Foundation
 import RiderDomain
 
-/// Maps a non-2xx API response (RFC 9457 problem details, or anything else) to ``RiderError``.
+/// Maps a non-2xx API response (RFC 9457 problem details, or anything else) to `RiderError`.
 public enum ProblemMapping {
     /// The error for `response`; never throws, because an unreadable error body must still
     /// give the caller a useful error.

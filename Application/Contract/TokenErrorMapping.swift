@@ -1,7 +1,7 @@
 import Foundation
 import RiderDomain
 
-/// Maps token endpoint failures (RFC 6749 §5.2) to ``RiderError``, depending on the grant:
+/// Maps token endpoint failures (RFC 6749 §5.2) to `RiderError`, depending on the grant:
 /// a rejected password is a login failure, a rejected refresh token ends the session.
 public enum TokenErrorMapping {
     public enum Grant: Sendable {

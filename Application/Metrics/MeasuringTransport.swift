@@ -1,7 +1,7 @@
 import Foundation
 import RiderDomain
 
-/// Tells a ``MetricsRecorder`` how every attempt at a request ended.
+/// Tells a `MetricsRecorder` how every attempt at a request ended.
 ///
 /// The composition root puts it right around the adapter, under the retry and the session
 /// engine, so each attempt (a retry, a refresh, the request sent again after one) counts once.

@@ -1,7 +1,7 @@
 import Foundation
 import RiderDomain
 
-/// Tells a ``MetricsRecorder`` whether each cache lookup by id found the user; everything else
+/// Tells a `MetricsRecorder` whether each cache lookup by id found the user; everything else
 /// goes to `base` unchanged.
 public struct MeasuringUserCache: UserCache {
     private let base: any UserCache

@@ -6,7 +6,7 @@ import RiderDomain
 /// Foundation on Linux copies every header, `Authorization` included, to wherever a server
 /// redirects. RiderKit's transports therefore do not follow redirects; this decorator does, and:
 /// - drops `Authorization`, `Cookie` and `Proxy-Authorization` when the scheme, host or port changes;
-/// - never follows https → http (``RiderError/unsafeRedirect(_:)``);
+/// - never follows https → http (`RiderError.unsafeRedirect(_:)`);
 /// - turns POST into GET without a body on 301/302/303 and keeps method and body on 307/308;
 /// - gives up after ``maximumRedirects`` hops.
 public struct RedirectFollowingTransport: HTTPTransport {
@@ -21,7 +21,7 @@ public struct RedirectFollowingTransport: HTTPTransport {
         self.maximumRedirects = max(0, maximumRedirects)
     }
 
-    /// - Throws: ``RiderError/unsafeRedirect(_:)`` for a downgrade to http or too many hops, and
+    /// - Throws: `RiderError.unsafeRedirect(_:)` for a downgrade to http or too many hops, and
     ///   what the base transport throws.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var current = request

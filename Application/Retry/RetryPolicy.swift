@@ -23,7 +23,7 @@ public struct RetryPolicy: Hashable, Sendable {
     /// Attempts in all, the first included; 1 means never retry.
     public var maxAttempts: Int
     /// The longest `Retry-After` honoured. A server asking for more is not retried: the caller
-    /// gets ``RiderError/rateLimited(retryAfter:)`` with the server's figure instead.
+    /// gets `RiderError.rateLimited(retryAfter:)` with the server's figure instead.
     public var maximumRetryAfter: TimeInterval
 
     public init(backoff: Backoff, maxAttempts: Int, maximumRetryAfter: TimeInterval = 30) {
@@ -55,7 +55,9 @@ public struct RetryPolicy: Hashable, Sendable {
     }
 
     /// The delay before retry number `retry` (1 for the first retry).
-    /// - Parameter random: a number in `0..<1`, injected so jitter is testable.
+    /// - Parameters:
+    ///   - retry: which retry this is, 1 for the first.
+    ///   - random: a number in `0..<1`, injected so jitter is testable.
     public func delay(beforeRetry retry: Int, random: Double) -> TimeInterval {
         let exponent = Double(max(0, retry - 1))
         switch backoff {

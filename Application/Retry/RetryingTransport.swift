@@ -4,7 +4,7 @@ import RiderDomain
 /// Sends a request again, after a backoff, when the network failed or the server said "try
 /// again" — but only when repeating it is safe.
 ///
-/// A decorator around ``HTTPTransport``; the session engine sits inside it, so every attempt
+/// A decorator around `HTTPTransport`; the session engine sits inside it, so every attempt
 /// carries a valid token.
 public struct RetryingTransport: HTTPTransport {
     private let base: any HTTPTransport
@@ -14,6 +14,9 @@ public struct RetryingTransport: HTTPTransport {
     private let metrics: any MetricsRecorder
 
     /// - Parameters:
+    ///   - base: the transport each attempt is sent through.
+    ///   - policy: which requests and statuses are retried, how often and after what delay.
+    ///   - clock: waits out the delays, so tests need not sleep.
     ///   - random: a number in `0..<1` for jitter; injected so tests are repeatable.
     ///   - metrics: told of every retry.
     public init(base: any HTTPTransport, policy: RetryPolicy, clock: any Clock,

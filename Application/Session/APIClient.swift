@@ -16,7 +16,9 @@ public struct APIClient: Sendable {
     private var reauthentication: ReauthenticationGate?
 
     /// - Parameters:
+    ///   - configuration: the server's address and paths, the client's identity, the timeout.
     ///   - transport: the raw transport (wrap it in ``RedirectFollowingTransport`` for live use).
+    ///   - sessions: supplies the bearer token of authorized requests and renews it after a 401.
     ///   - random: a number in `0..<1` for retry jitter; injected so tests are repeatable.
     ///   - metrics: told of every retry.
     public init(configuration: APIConfiguration, transport: any HTTPTransport, sessions: SessionEngine,
@@ -40,7 +42,7 @@ public struct APIClient: Sendable {
     }
 
     /// Sends `endpoint` and returns its decoded response.
-    /// - Throws: ``RiderError`` for every failure the contract knows, `CancellationError` when cancelled.
+    /// - Throws: `RiderError` for every failure the contract knows, `CancellationError` when cancelled.
     public func send<Response>(_ endpoint: Endpoint<Response>) async throws -> Response {
         let request = try endpoint.request(in: configuration)
         let base: any HTTPTransport = switch endpoint.authorization {

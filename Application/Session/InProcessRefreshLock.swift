@@ -1,7 +1,7 @@
 import Foundation
 import RiderDomain
 
-/// A ``RefreshLock`` for a vault no other process shares (memory, tests): the session engine
+/// A `RefreshLock` for a vault no other process shares (memory, tests): the session engine
 /// already refreshes one at a time within the process, so there is nothing more to hold.
 public struct InProcessRefreshLock: RefreshLock {
     public init() {}

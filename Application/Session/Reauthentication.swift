@@ -9,7 +9,7 @@ public struct Reauthentication: Sendable {
     public enum WhileAsking: Hashable, Sendable {
         /// Wait for the answer, then go on with the new session.
         case wait
-        /// Fail at once with ``RiderError/awaitingAuthorization``.
+        /// Fail at once with `RiderError.awaitingAuthorization`.
         case failFast
     }
 
@@ -30,12 +30,12 @@ public struct Reauthentication: Sendable {
     }
 
     /// Returns the credentials to sign in with, or `nil` when the person declines (the request
-    /// then fails with ``RiderError/sessionExpired``). It must not send authorized requests through
+    /// then fails with `RiderError.sessionExpired`). It must not send authorized requests through
     /// the same RiderKit: those wait for it (with ``WhileAsking/wait``) and would never finish.
     public typealias Handler = @Sendable (Request) async throws -> Credentials?
 
     public var whileAsking: WhileAsking
-    /// How many times wrong credentials are asked again before ``RiderError/invalidCredentials`` is thrown.
+    /// How many times wrong credentials are asked again before `RiderError.invalidCredentials` is thrown.
     public var maximumAttempts: Int
     public var handler: Handler
 

@@ -27,6 +27,8 @@ public actor ReauthenticationGate {
     public private(set) var handlerCalls = 0
 
     /// - Parameters:
+    ///   - reauthentication: the handler to ask, and how often.
+    ///   - sessions: the engine whose expired session the new one replaces.
     ///   - login: signs in with the handler's credentials; it must not go through this gate.
     ///   - cache: where the expired account's email is looked up for the handler.
     public init(_ reauthentication: Reauthentication, sessions: SessionEngine, login: Login, cache: any UserCache) {

@@ -6,7 +6,7 @@ import RiderDomain
 ///
 /// An actor because every request of the process shares the one session; the refresh runs in
 /// a single task that all waiters join, so a one-time refresh token is never spent twice. Across
-/// processes the ``RefreshLock`` does the same job. See `docs/session.md` for the state machine.
+/// processes the `RefreshLock` does the same job. See `docs/session.md` for the state machine.
 public actor SessionEngine {
     private let configuration: APIConfiguration
     private let transport: any HTTPTransport
@@ -39,7 +39,10 @@ public actor SessionEngine {
     public private(set) var clockSkew: TimeInterval = 0
 
     /// - Parameters:
+    ///   - configuration: the token and revoke endpoints, client credentials and refresh leeway.
     ///   - transport: the raw transport; the token endpoint is never sent a bearer token.
+    ///   - vault: where the session is loaded from once and every renewed session is saved.
+    ///   - clock: tells when the access token is about to expire.
     ///   - lock: shared with other processes using the same vault; ``InProcessRefreshLock`` when
     ///     the vault is not shared.
     ///   - metrics: told how each refresh ended.
@@ -97,7 +100,7 @@ public actor SessionEngine {
     // MARK: - The session
 
     /// The stored session, without contacting the server.
-    /// - Throws: ``RiderError/storage(_:)`` when the vault cannot be read.
+    /// - Throws: `RiderError.storage(_:)` when the vault cannot be read.
     public func currentSession() async throws -> Session? {
         if !isLoaded {
             let stored = try await vault.loadSession()
@@ -112,7 +115,7 @@ public actor SessionEngine {
     }
 
     /// Makes `newSession` the signed-in session, writing it to the vault first.
-    /// - Throws: ``RiderError/storage(_:)``; the previous session then stays in place.
+    /// - Throws: `RiderError.storage(_:)`; the previous session then stays in place.
     public func establish(_ newSession: Session) async throws {
         try await vault.saveSession(newSession)
         generation += 1
@@ -128,7 +131,7 @@ public actor SessionEngine {
     }
 
     /// Forgets the session here and in the vault.
-    /// - Throws: ``RiderError/storage(_:)`` when the vault entry cannot be removed.
+    /// - Throws: `RiderError.storage(_:)` when the vault entry cannot be removed.
     public func end() async throws {
         generation += 1
         session = nil
@@ -143,7 +146,7 @@ public actor SessionEngine {
     }
 
     /// Forgets that the session expired, as a sign-out does: later requests are
-    /// ``RiderError/notSignedIn`` and nobody is asked to sign in again. For a logout that finds
+    /// `RiderError.notSignedIn` and nobody is asked to sign in again. For a logout that finds
     /// no session because it had already expired.
     public func forgetExpiredSession() {
         guard expired != nil else { return }
@@ -162,8 +165,8 @@ public actor SessionEngine {
 
     /// A session whose access token is not known to expire within the leeway, refreshing first
     /// when it would.
-    /// - Throws: ``RiderError/notSignedIn`` (nobody signed in, or signed out),
-    ///   ``RiderError/sessionExpired`` (also for every call after the session expired, until
+    /// - Throws: `RiderError.notSignedIn` (nobody signed in, or signed out),
+    ///   `RiderError.sessionExpired` (also for every call after the session expired, until
     ///   the next sign-in or sign-out), or a transient error when a needed refresh failed and the
     ///   old token has certainly expired.
     public func validSession() async throws -> Session {
@@ -183,15 +186,15 @@ public actor SessionEngine {
     ///
     /// If another request already replaced that token, returns the newer session at once instead
     /// of refreshing again.
-    /// - Throws: as ``refresh()``, and ``RiderError/server(status:detail:)`` with status 401 when
+    /// - Throws: as ``refresh()``, and `RiderError.server(status:detail:)` with status 401 when
     ///   the server has rejected too many freshly refreshed tokens in a row (a refresh loop).
     public func renew(afterRejecting rejectedAccessToken: String) async throws -> Session {
         try await refreshSingleFlight(rejecting: rejectedAccessToken)
     }
 
     /// Refreshes now, joining a refresh already under way.
-    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired`` (the vault entry is then
-    ///   removed; also after an earlier expiry), ``RiderError/storage(_:)``, or a transient
+    /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired` (the vault entry is then
+    ///   removed; also after an earlier expiry), `RiderError.storage(_:)`, or a transient
     ///   network error (the session is kept).
     public func refresh() async throws -> Session {
         try await refreshSingleFlight(rejecting: nil)

@@ -8,7 +8,7 @@ public struct ClearCache: Sendable {
     public init(cache: any UserCache) { self.cache = cache }
 
     /// - Returns: how many users were removed.
-    /// - Throws: ``RiderError/storage(_:)``.
+    /// - Throws: `RiderError.storage(_:)`.
     @discardableResult
     public func callAsFunction() async throws -> Int {
         let before = try await cache.statistics().entries

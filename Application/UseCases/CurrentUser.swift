@@ -24,13 +24,13 @@ public struct CurrentUser: Sendable {
     }
 
     /// - Parameter policy: how to combine cache and server; ``defaultPolicy`` unless told. Any
-    ///   policy but ``CachePolicy/networkOnly`` finds the cached entry through the stored
+    ///   policy but `CachePolicy.networkOnly` finds the cached entry through the stored
     ///   session's user id (or, after it expired, the expired one's until a logout), so it too
     ///   needs someone signed in.
     /// - Returns: the user, saying where it came from and how old it is.
-    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, network errors,
-    ///   ``RiderError/notFound(detail:)`` for ``CachePolicy/cacheOnly`` with nothing cached,
-    ///   ``RiderError/storage(_:)``.
+    /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors,
+    ///   `RiderError.notFound(detail:)` for `CachePolicy.cacheOnly` with nothing cached,
+    ///   `RiderError.storage(_:)`.
     public func callAsFunction(policy: CachePolicy = defaultPolicy) async throws -> Cached<User> {
         let read = CachedRead<User>(
             lookup: { [sessions, cache] in

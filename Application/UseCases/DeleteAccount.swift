@@ -31,9 +31,9 @@ public struct DeleteAccount: Sendable {
     }
 
     /// - Returns: whose account was deleted.
-    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired`` (log in again, then
+    /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired` (log in again, then
     ///   retry), network errors — in each case nothing was deleted and the session is kept —
-    ///   or ``RiderError/storage(_:)`` when the account is gone but the local data could not be
+    ///   or `RiderError.storage(_:)` when the account is gone but the local data could not be
     ///   erased.
     @discardableResult
     public func callAsFunction() async throws -> Outcome {

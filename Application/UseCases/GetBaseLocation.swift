@@ -8,8 +8,8 @@ public struct GetBaseLocation: Sendable {
     public init(api: APIClient) { self.api = api }
 
     /// - Returns: the location, or `nil` when the rider has not set one.
-    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, network errors,
-    ///   ``RiderError/malformedResponse(_:)``.
+    /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors,
+    ///   `RiderError.malformedResponse(_:)`.
     public func callAsFunction() async throws -> BaseLocation? {
         do {
             return try await api.send(API.myBaseLocation)

@@ -8,7 +8,7 @@ public struct GetCacheStatistics: Sendable {
     public init(cache: any UserCache) { self.cache = cache }
 
     /// - Returns: entries, size on disk, oldest entry, hits and misses.
-    /// - Throws: ``RiderError/storage(_:)``.
+    /// - Throws: `RiderError.storage(_:)`.
     public func callAsFunction() async throws -> UserCacheStatistics {
         try await cache.statistics()
     }

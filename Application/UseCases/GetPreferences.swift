@@ -8,8 +8,8 @@ public struct GetPreferences: Sendable {
     public init(api: APIClient) { self.api = api }
 
     /// - Returns: the settings, with the ones this version does not know kept for saving back.
-    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, network errors,
-    ///   ``RiderError/malformedResponse(_:)``.
+    /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors,
+    ///   `RiderError.malformedResponse(_:)`.
     public func callAsFunction() async throws -> Preferences {
         try await api.send(API.myPreferences)
     }

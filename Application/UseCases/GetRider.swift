@@ -7,7 +7,7 @@ public struct GetRider: Sendable {
 
     public init(api: APIClient) { self.api = api }
 
-    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, network errors.
+    /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors.
     public func callAsFunction() async throws -> Rider {
         try await api.send(API.myRider)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import RiderDomain
 
-/// Reads one user by id through the cache, under a ``CachePolicy`` chosen per call.
+/// Reads one user by id through the cache, under a `CachePolicy` chosen per call.
 public struct GetUser: Sendable {
     /// Profiles of other riders change rarely, and an expired entry is revalidated cheaply
     /// with its entity tag.
@@ -14,8 +14,11 @@ public struct GetUser: Sendable {
     let refreshes: BackgroundRefreshes
 
     /// - Parameters:
+    ///   - api: asks the server.
+    ///   - cache: where users seen are kept and looked up.
+    ///   - clock: tells whether a cached entry is still fresh.
     ///   - settings: time to live and stale window.
-    ///   - refreshes: where ``CachePolicy/staleWhileRevalidate`` runs its background refreshes.
+    ///   - refreshes: where `CachePolicy.staleWhileRevalidate` runs its background refreshes.
     public init(api: APIClient, cache: any UserCache, clock: any Clock, settings: CacheSettings = CacheSettings(),
                 refreshes: BackgroundRefreshes = BackgroundRefreshes()) {
         self.api = api
@@ -29,9 +32,9 @@ public struct GetUser: Sendable {
     ///   - id: the user's id.
     ///   - policy: how to combine cache and server; ``defaultPolicy`` unless told.
     /// - Returns: the user, saying where it came from and how old it is.
-    /// - Throws: ``RiderError/invalidInput(_:)`` for an empty id, ``RiderError/notFound(detail:)``
-    ///   (also for ``CachePolicy/cacheOnly`` when the user is not cached), ``RiderError/notSignedIn``,
-    ///   network errors, ``RiderError/storage(_:)``.
+    /// - Throws: `RiderError.invalidInput(_:)` for an empty id, `RiderError.notFound(detail:)`
+    ///   (also for `CachePolicy.cacheOnly` when the user is not cached), `RiderError.notSignedIn`,
+    ///   network errors, `RiderError.storage(_:)`.
     public func callAsFunction(_ id: UserID, policy: CachePolicy = defaultPolicy) async throws -> Cached<User> {
         guard !id.rawValue.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw RiderError.invalidInput([FieldProblem(field: "id", message: "is required")])

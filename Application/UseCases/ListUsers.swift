@@ -18,8 +18,8 @@ public struct ListUsers: Sendable {
     }
 
     /// One page of users, ordered by id; its users are written to the cache in one batch.
-    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, network errors
-    ///   (after the endpoint's retries), ``RiderError/storage(_:)``.
+    /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors
+    ///   (after the endpoint's retries), `RiderError.storage(_:)`.
     public func callAsFunction(page: PageRequest) async throws -> UserPage {
         let result = try await api.send(API.listUsers(page: page))
         try await cache.store(result.users, at: clock.now)
@@ -28,7 +28,7 @@ public struct ListUsers: Sendable {
 
     /// Every page from the first, fetched lazily as the sequence is iterated.
     /// - Parameter pageSize: users per request, 1 to 100.
-    /// - Throws: ``RiderError/invalidInput(_:)`` for a page size out of range.
+    /// - Throws: `RiderError.invalidInput(_:)` for a page size out of range.
     public func all(pageSize: Int = PageRequest.maximumLimit) throws -> UserPages {
         UserPages(list: self, first: try PageRequest(page: 1, limit: pageSize))
     }

@@ -17,9 +17,9 @@ public struct Login: Sendable {
 
     /// - Returns: the new session (it is already stored when this returns). When it cannot be
     ///   stored, the tokens just issued are revoked on the server before the error is thrown.
-    /// - Throws: ``RiderError/invalidInput(_:)`` for an empty email or password,
-    ///   ``RiderError/invalidCredentials``, ``RiderError/serverUnreachable(reason:)``,
-    ///   ``RiderError/malformedResponse(_:)``, ``RiderError/storage(_:)``.
+    /// - Throws: `RiderError.invalidInput(_:)` for an empty email or password,
+    ///   `RiderError.invalidCredentials`, `RiderError.serverUnreachable(reason:)`,
+    ///   `RiderError.malformedResponse(_:)`, `RiderError.storage(_:)`.
     public func callAsFunction(_ credentials: Credentials) async throws -> Session {
         var problems: [FieldProblem] = []
         let email = credentials.email.trimmingCharacters(in: .whitespacesAndNewlines)

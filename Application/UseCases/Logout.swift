@@ -21,8 +21,12 @@ public struct Logout: Sendable {
     let cache: any UserCache
     let clearsCache: Bool
 
-    /// - Parameter clearsCache: whether logging out empties the user cache, so the next person
-    ///   at this machine does not see what this one looked up; `true` unless told.
+    /// - Parameters:
+    ///   - api: revokes the refresh token on the server.
+    ///   - sessions: ends the session and removes it from the vault.
+    ///   - cache: the user cache emptied when `clearsCache` is `true`.
+    ///   - clearsCache: whether logging out empties the user cache, so the next person
+    ///     at this machine does not see what this one looked up; `true` unless told.
     public init(api: APIClient, sessions: SessionEngine, cache: any UserCache, clearsCache: Bool = true) {
         self.api = api
         self.sessions = sessions
@@ -30,7 +34,7 @@ public struct Logout: Sendable {
         self.clearsCache = clearsCache
     }
 
-    /// - Throws: ``RiderError/storage(_:)`` when the local session cannot be removed.
+    /// - Throws: `RiderError.storage(_:)` when the local session cannot be removed.
     @discardableResult
     public func callAsFunction() async throws -> Outcome {
         let stored: Session?

@@ -16,7 +16,7 @@ public struct MigrateSession: Sendable {
     }
 
     /// - Returns: whether there was a session to move.
-    /// - Throws: ``RiderError/storage(_:)`` from either vault; whatever fails, the session is still
+    /// - Throws: `RiderError.storage(_:)` from either vault; whatever fails, the session is still
     ///   in the source (and possibly also in the destination).
     @discardableResult
     public func callAsFunction() async throws -> Bool {

@@ -8,8 +8,8 @@ public struct RefreshSession: Sendable {
     public init(sessions: SessionEngine) { self.sessions = sessions }
 
     /// - Returns: the renewed session, already stored.
-    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired`` (the stored session is
-    ///   then removed), a network error (the session is kept), ``RiderError/storage(_:)``.
+    /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired` (the stored session is
+    ///   then removed), a network error (the session is kept), `RiderError.storage(_:)`.
     public func callAsFunction() async throws -> Session {
         try await sessions.refresh()
     }

@@ -8,8 +8,8 @@ public struct Register: Sendable {
     public init(api: APIClient) { self.api = api }
 
     /// - Returns: the new account's id.
-    /// - Throws: ``RiderError/invalidInput(_:)`` (checked locally first, then by the server),
-    ///   ``RiderError/alreadyExists(detail:)`` when the email is taken, network errors.
+    /// - Throws: `RiderError.invalidInput(_:)` (checked locally first, then by the server),
+    ///   `RiderError.alreadyExists(detail:)` when the email is taken, network errors.
     public func callAsFunction(_ registration: Registration) async throws -> UserID {
         try registration.validate()
         return try await api.send(API.register(registration))

@@ -8,7 +8,7 @@ public struct RestoreSession: Sendable {
     public init(sessions: SessionEngine) { self.sessions = sessions }
 
     /// - Returns: the stored session or `nil` when nobody is signed in.
-    /// - Throws: ``RiderError/storage(_:)`` when the vault cannot be read.
+    /// - Throws: `RiderError.storage(_:)` when the vault cannot be read.
     public func callAsFunction() async throws -> Session? {
         try await sessions.currentSession()
     }

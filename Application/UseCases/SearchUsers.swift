@@ -23,18 +23,18 @@ public struct SearchUsers: Sendable {
     }
 
     /// Policies for a search: the cache can never tell whether it holds every match, so
-    /// ``CachePolicy/cacheFirst`` answers from it only when it finds something, and
-    /// ``CachePolicy/staleWhileRevalidate`` answers from it at once (when it finds something)
+    /// `CachePolicy.cacheFirst` answers from it only when it finds something, and
+    /// `CachePolicy.staleWhileRevalidate` answers from it at once (when it finds something)
     /// and runs the server search in the background to refresh the cache.
     ///
     /// - Parameters:
     ///   - query: 1 to 100 characters after trimming.
     ///   - page: which page.
     ///   - policy: how to combine cache and server; ``defaultPolicy`` unless told.
-    /// - Returns: the page; its ``UserPage/source`` says whether it came from the cache.
-    /// - Throws: ``RiderError/invalidInput(_:)`` for an empty or over-long query,
-    ///   ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, network errors (when there is
-    ///   no fallback), ``RiderError/storage(_:)``.
+    /// - Returns: the page; its `UserPage.source` says whether it came from the cache.
+    /// - Throws: `RiderError.invalidInput(_:)` for an empty or over-long query,
+    ///   `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors (when there is
+    ///   no fallback), `RiderError.storage(_:)`.
     public func callAsFunction(_ query: String, page: PageRequest, policy: CachePolicy = defaultPolicy)
         async throws -> UserPage
     {

@@ -12,8 +12,8 @@ public struct UpdatePreferences: Sendable {
     /// unknown to this client go back exactly as the server sent them.
     /// - Parameter change: edits the typed settings.
     /// - Returns: the settings as the server stored them.
-    /// - Throws: ``RiderError/invalidInput(_:)`` when the server rejects a value,
-    ///   ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, network errors.
+    /// - Throws: `RiderError.invalidInput(_:)` when the server rejects a value,
+    ///   `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors.
     public func callAsFunction(_ change: @Sendable (inout Preferences) -> Void) async throws -> Preferences {
         var preferences = try await api.send(API.myPreferences)
         change(&preferences)

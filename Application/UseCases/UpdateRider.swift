@@ -15,9 +15,9 @@ public struct UpdateRider: Sendable {
     ///   - base: the entity tag of the profile the edit was made on; `nil` fetches the current
     ///     profile first and edits that.
     /// - Returns: the updated profile with its new entity tag.
-    /// - Throws: ``RiderError/invalidInput(_:)`` for an empty patch or rejected fields,
-    ///   ``RiderError/conflict(current:)`` when the profile changed since `base`,
-    ///   ``RiderError/notSignedIn``, network errors.
+    /// - Throws: `RiderError.invalidInput(_:)` for an empty patch or rejected fields,
+    ///   `RiderError.conflict(current:)` when the profile changed since `base`,
+    ///   `RiderError.notSignedIn`, network errors.
     public func callAsFunction(_ patch: RiderPatch, basedOn base: EntityTag? = nil) async throws -> Rider {
         guard !patch.isEmpty else {
             throw RiderError.invalidInput([FieldProblem(field: "patch", message: "names no field to change")])

@@ -27,7 +27,7 @@ public struct UploadAvatar: Sendable {
     }
 
     /// Checks a file's size alone, before it is read.
-    /// - Throws: ``RiderError/invalidAvatar(_:)`` when it is empty or larger than
+    /// - Throws: `RiderError.invalidAvatar(_:)` when it is empty or larger than
     ///   ``Configuration/maximumByteCount``.
     public func checkSize(_ byteCount: Int) throws {
         try AvatarImage.checkSize(byteCount, maximumByteCount: configuration.maximumByteCount)
@@ -39,9 +39,9 @@ public struct UploadAvatar: Sendable {
     ///   - filename: the file's name; only its last component is sent, without quotes or
     ///     control characters.
     /// - Returns: the updated profile, with the avatar's URL and the profile's new entity tag.
-    /// - Throws: ``RiderError/invalidAvatar(_:)`` for an empty, too large or unsupported image
-    ///   (before sending, or when the server says so), ``RiderError/invalidInput(_:)`` when the
-    ///   server rejects it otherwise, ``RiderError/notSignedIn``, ``RiderError/sessionExpired``,
+    /// - Throws: `RiderError.invalidAvatar(_:)` for an empty, too large or unsupported image
+    ///   (before sending, or when the server says so), `RiderError.invalidInput(_:)` when the
+    ///   server rejects it otherwise, `RiderError.notSignedIn`, `RiderError.sessionExpired`,
     ///   network errors.
     public func callAsFunction(_ data: Data, filename: String) async throws -> Rider {
         let image = try AvatarImage(data: data, filename: filename, maximumByteCount: configuration.maximumByteCount)

@@ -23,22 +23,22 @@ extension RiderKit {
         /// Warnings a person should see (for example a damaged cache file moved aside). `nil`
         /// logs nothing.
         public var warnings: Logger?
-        /// How requests introduce themselves: set ``RequestIdentity/program`` to name your
+        /// How requests introduce themselves: set `RequestIdentity.program` to name your
         /// program in the `User-Agent`; ``load(environment:baseURL:)`` fills the languages from
         /// `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` or `LANG`.
         public var identity: RequestIdentity
         /// What to do when the session has expired for good (ask the person to sign in again);
-        /// `nil` (the default) lets ``RiderError/sessionExpired`` reach the caller.
+        /// `nil` (the default) lets `RiderError.sessionExpired` reach the caller.
         public var reauthentication: Reauthentication?
         /// The transport requests go out with; `nil` (the default) is an
-        /// ``AsyncHTTPClientTransport`` with ``proxies`` and the API's timeout. Pass a
+        /// `AsyncHTTPClientTransport` with ``proxies`` and the API's timeout. Pass a
         /// `URLSessionTransport` (product `RiderURLSession`) to send with Foundation instead.
         public var transport: (any HTTPTransport)?
         /// The proxies requests go through; by default read from this process's environment as
         /// curl reads them (`https_proxy`, `http_proxy`, `all_proxy`, `no_proxy`).
         public var proxies: ProxyEnvironment
         /// Where request, retry, refresh and cache-lookup counts go (for example a
-        /// ``SwiftMetricsRecorder``); `nil` counts nothing.
+        /// `SwiftMetricsRecorder`); `nil` counts nothing.
         public var metrics: (any MetricsRecorder)?
         /// Record every HTTP exchange into a folder, or answer from one instead of the network;
         /// `nil` (the default) does neither.
@@ -81,8 +81,10 @@ extension RiderKit {
         /// `RIDER_CACHE_MAX_USERS`, `RIDER_CACHE_KEEP_ON_LOGOUT`; proxies from `https_proxy`,
         /// `http_proxy`, `all_proxy` and `no_proxy`.
         ///
-        /// - Parameter baseURL: overrides both (the CLI's `--server`).
-        /// - Throws: ``RiderError/invalidConfiguration(_:)`` naming the setting or file at fault.
+        /// - Parameters:
+        ///   - environment: the variables to read; the process's own unless told.
+        ///   - overrideURL: the base URL, overriding both (the CLI's `--server`).
+        /// - Throws: `RiderError.invalidConfiguration(_:)` naming the setting or file at fault.
         public static func load(
             environment: [String: String] = ProcessInfo.processInfo.environment,
             baseURL overrideURL: String? = nil

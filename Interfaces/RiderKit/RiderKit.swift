@@ -12,7 +12,8 @@ import RiderInfrastructure
 /// ```
 ///
 /// The only type that knows every concrete adapter. Programs that want other adapters (a test
-/// stub transport, their own vault) use ``init(api:transport:vault:cache:clock:)``.
+/// stub transport, their own vault) use
+/// ``init(api:transport:vault:cache:clock:lock:cacheSettings:clearsCacheOnLogout:identity:sportCatalogue:reauthentication:metrics:avatarUpload:)``.
 public struct RiderKit: Sendable {
     public let api: APIConfiguration
     /// The session engine shared by every use case (single-flight refresh lives here).
@@ -29,7 +30,7 @@ public struct RiderKit: Sendable {
     public let currentUser: CurrentUser
     public let getUser: GetUser
     public let searchUsers: SearchUsers
-    /// Every user by id, a page at a time or all pages lazily (``ListUsers/all(pageSize:)``).
+    /// Every user by id, a page at a time or all pages lazily (`ListUsers.all(pageSize:)`).
     public let listUsers: ListUsers
     public let getRider: GetRider
     public let updateRider: UpdateRider
@@ -57,17 +58,22 @@ public struct RiderKit: Sendable {
     public let cacheStatistics: GetCacheStatistics
     /// Empties the user cache (`rider cache clear`); the session is kept.
     public let clearCache: ClearCache
-    /// Refreshes started by ``CachePolicy/staleWhileRevalidate``; a program that is about to exit
-    /// awaits ``BackgroundRefreshes/waitForAll()`` so they finish.
+    /// Refreshes started by `CachePolicy.staleWhileRevalidate`; a program that is about to exit
+    /// awaits `BackgroundRefreshes.waitForAll()` so they finish.
     public let backgroundRefreshes: BackgroundRefreshes
 
     /// Wires the use cases to the given adapters.
     ///
-    /// `transport` is wrapped in ``RedirectFollowingTransport``, so redirects are followed without
+    /// `transport` is wrapped in `RedirectFollowingTransport`, so redirects are followed without
     /// leaking credentials whatever transport is given (give one that does not follow redirects
-    /// itself, as ``AsyncHTTPClientTransport`` and ``URLSessionTransport`` do not).
+    /// itself, as `AsyncHTTPClientTransport` and `URLSessionTransport` do not).
     /// - Parameters:
-    ///   - lock: taken around every refresh; pass a ``FileRefreshLock`` when other processes
+    ///   - api: the server's address and paths, the client's identity, the timeout.
+    ///   - transport: sends every request (wrapped as above).
+    ///   - vault: where the session is kept.
+    ///   - cache: where users seen are kept for offline reads.
+    ///   - clock: the current instant, for token expiry and cache freshness.
+    ///   - lock: taken around every refresh; pass a `FileRefreshLock` when other processes
     ///     share the vault.
     ///   - cacheSettings: time to live and stale window of cached users.
     ///   - clearsCacheOnLogout: whether `logout` empties the cache.
@@ -75,9 +81,9 @@ public struct RiderKit: Sendable {
     ///     `Accept-Language` every request carries.
     ///   - sportCatalogue: where the sport catalogue is kept between calls; in memory unless told.
     ///   - reauthentication: what to do when the session has expired for good (for example show a
-    ///     login form); `nil` lets ``RiderError/sessionExpired`` reach the caller.
+    ///     login form); `nil` lets `RiderError.sessionExpired` reach the caller.
     ///   - metrics: told of every request attempt, retry, refresh and cache lookup (for example a
-    ///     ``SwiftMetricsRecorder``).
+    ///     `SwiftMetricsRecorder`).
     ///   - avatarUpload: the largest avatar image sent (5 MiB unless told).
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
@@ -139,7 +145,7 @@ public struct RiderKit: Sendable {
     /// (unless configured in memory), the system clock — or, with
     /// ``Configuration/recording``, that client recording each exchange, or a recording
     /// answering instead of any network with its own clock.
-    /// - Throws: ``RiderError/invalidConfiguration(_:)``.
+    /// - Throws: `RiderError.invalidConfiguration(_:)`.
     public static func live(configuration: Configuration) throws -> RiderKit {
         func network() -> any HTTPTransport {
             configuration.transport ?? AsyncHTTPClientTransport(

@@ -8,8 +8,8 @@ public struct ListMySports: Sendable {
     public init(api: APIClient) { self.api = api }
 
     /// - Returns: the rider's sports in the order they were added.
-    /// - Throws: ``RiderError/notSignedIn``, ``RiderError/sessionExpired``, network errors,
-    ///   ``RiderError/malformedResponse(_:)`` for a level this client does not know.
+    /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors,
+    ///   `RiderError.malformedResponse(_:)` for a level this client does not know.
     public func callAsFunction() async throws -> [RiderSport] {
         try await api.send(API.mySports)
     }

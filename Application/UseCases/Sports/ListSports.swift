@@ -8,7 +8,10 @@ public struct ListSports: Sendable {
     let catalogue: any SportCatalogueCache
     let clock: any Clock
 
-    /// - Parameter catalogue: where the catalogue is kept between calls (and runs).
+    /// - Parameters:
+    ///   - api: fetches the catalogue (a public route: no session needed).
+    ///   - catalogue: where the catalogue is kept between calls (and runs).
+    ///   - clock: tells whether the kept copy is still fresh.
     public init(api: APIClient, catalogue: any SportCatalogueCache, clock: any Clock) {
         self.api = api
         self.catalogue = catalogue
@@ -16,8 +19,8 @@ public struct ListSports: Sendable {
     }
 
     /// - Parameter reload: ask the server even when the kept catalogue is still fresh.
-    /// - Returns: the catalogue; its ``Cached/source`` says whether the server was asked.
-    /// - Throws: network errors, ``RiderError/malformedResponse(_:)``. No session is needed, and
+    /// - Returns: the catalogue; its `Cached.source` says whether the server was asked.
+    /// - Throws: network errors, `RiderError.malformedResponse(_:)`. No session is needed, and
     ///   a catalogue that cannot be kept is not an error.
     public func callAsFunction(reload: Bool = false) async throws -> Cached<[Sport]> {
         if !reload, let kept = await catalogue.load(), clock.now < kept.expiresAt, kept.storedAt <= clock.now {

@@ -9,8 +9,10 @@ public enum FormEncoding {
         Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._".utf8))
 
     /// Encodes name/value pairs in order.
-    /// - Parameter spaceAsPlus: `true` for form bodies; `false` writes `%20`, which every server
-    ///   reads as a space in a query string.
+    /// - Parameters:
+    ///   - pairs: names and values, sent in this order.
+    ///   - spaceAsPlus: `true` for form bodies; `false` writes `%20`, which every server
+    ///     reads as a space in a query string.
     public static func encode(_ pairs: [(String, String)], spaceAsPlus: Bool = true) -> String {
         pairs.map { "\(escape($0.0, spaceAsPlus: spaceAsPlus))=\(escape($0.1, spaceAsPlus: spaceAsPlus))" }
             .joined(separator: "&")
