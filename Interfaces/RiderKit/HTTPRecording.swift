@@ -6,10 +6,10 @@ import RiderInfrastructure
 /// recording (``RiderKit/Configuration/recording``); `rider --record DIR` and `--replay DIR`.
 public enum HTTPRecording: Hashable, Sendable {
     /// Sends as usual and writes each exchange into the folder, secrets replaced by
-    /// placeholders (``RecordingTransport``), with the recorder's clock. Recording into a folder
+    /// placeholders (`RecordingTransport`), with the recorder's clock. Recording into a folder
     /// that holds one appends.
     case record(into: URL)
-    /// Sends nothing: answers from the folder's recordings (``ReplayTransport``) and tells the
+    /// Sends nothing: answers from the folder's recordings (`ReplayTransport`) and tells the
     /// time as recorded. With `acrossRuns`, each run continues where the previous one stopped,
     /// as the commands of a recorded CLI session do.
     case replay(from: URL, acrossRuns: Bool = false)

@@ -29,7 +29,9 @@ public enum FormEncoding {
     }
 
     /// Percent-encodes one name or value.
-    /// - Parameter spaceAsPlus: `true` writes a space as `+` (form bodies), `false` as `%20`.
+    /// - Parameters:
+    ///   - string: the name or value.
+    ///   - spaceAsPlus: `true` writes a space as `+` (form bodies), `false` as `%20`.
     public static func escape(_ string: String, spaceAsPlus: Bool) -> String {
         var result = ""
         result.reserveCapacity(string.utf8.count)
