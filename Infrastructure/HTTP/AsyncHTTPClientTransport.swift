@@ -35,15 +35,19 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         public var proxies: ProxyEnvironment
         /// How long idle keep-alive connections stay open.
         public var idleConnectionTimeout: TimeInterval
+        /// Connections kept open to one host; requests beyond them wait their turn before their
+        /// timeout starts.
+        public var connectionsPerHost: Int
 
         /// - Parameter proxies: by default read from this process's environment.
         public init(timeout: TimeInterval = 15, maximumResponseBytes: Int = 8 << 20,
                     proxies: ProxyEnvironment = ProxyEnvironment(environment: ProcessInfo.processInfo.environment),
-                    idleConnectionTimeout: TimeInterval = 60) {
+                    idleConnectionTimeout: TimeInterval = 60, connectionsPerHost: Int = 8) {
             self.timeout = timeout
             self.maximumResponseBytes = maximumResponseBytes
             self.proxies = proxies
             self.idleConnectionTimeout = idleConnectionTimeout
+            self.connectionsPerHost = max(1, connectionsPerHost)
         }
     }
 
@@ -52,9 +56,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// program answering from its cache starts no event-loop threads.
     private let clients = Mutex<[ProxyEnvironment.Route: HTTPClient]>([:])
     private let isShutDown = Atomic<Bool>(false)
+    /// Requests in flight, at most one per pooled connection (see ``ConnectionSlots``).
+    private let slots: ConnectionSlots
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        // Per transport rather than per host: RiderKit talks to one API origin.
+        slots = ConnectionSlots(limit: configuration.connectionsPerHost)
     }
 
     deinit {
@@ -88,7 +96,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private static func clientConfiguration(_ configuration: Configuration,
                                             proxy route: ProxyEnvironment.Route) -> HTTPClient.Configuration {
         let timeout = amount(configuration.timeout)
-        var pool = HTTPClient.Configuration.ConnectionPool(idleTimeout: amount(configuration.idleConnectionTimeout))
+        var pool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: amount(configuration.idleConnectionTimeout),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.connectionsPerHost)
         // Retrying a refused connection until the deadline would turn "the server is down" into a
         // 15-second wait; RiderKit's own retry policy decides what is retried.
         pool.retryConnectionEstablishment = false
@@ -134,6 +144,19 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
         let route = configuration.proxies.route(for: request.url)
         let client = try client(for: route)
+        try await slots.acquire()
+        let outcome: Result<HTTPResponse, any Error>
+        do {
+            outcome = .success(try await exchange(outgoing, for: request, with: client, through: route))
+        } catch {
+            outcome = .failure(error)
+        }
+        await slots.release()
+        return try outcome.get()
+    }
+
+    private func exchange(_ outgoing: HTTPClientRequest, for request: HTTPRequest, with client: HTTPClient,
+                          through route: ProxyEnvironment.Route) async throws -> HTTPResponse {
         do {
             let response = try await client.execute(outgoing, timeout: Self.amount(request.timeout ?? configuration.timeout))
             let body = try await response.body.collect(upTo: configuration.maximumResponseBytes)
