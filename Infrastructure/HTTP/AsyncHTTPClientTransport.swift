@@ -185,8 +185,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 return RiderError.timedOut
             case .remoteConnectionClosed:
                 return RiderError.serverUnreachable(reason: "connection to \(host) lost")
-            case .invalidURL, .emptyHost, .emptyScheme, .alreadyShutdown:
+            case .invalidURL, .emptyHost, .emptyScheme:
                 return RiderError.invalidConfiguration("the URL for \(request) is not usable")
+            case .alreadyShutdown:
+                return RiderError.invalidConfiguration("the HTTP transport has been shut down")
             case .invalidProxyResponse, .proxyAuthenticationRequired:
                 return RiderError.serverUnreachable(reason: "the \(route) refused to connect to \(host)")
             default:

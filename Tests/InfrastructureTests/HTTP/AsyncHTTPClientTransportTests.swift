@@ -79,4 +79,24 @@ struct AsyncHTTPClientTransportTests {
         #expect(!String(reflecting: proxies).contains("hunter2"))
         #expect("\(proxies.http)" == "http proxy proxy:3128")
     }
+
+    @Test("after shutdown a request fails as a configuration error, whether its client existed or not")
+    func afterShutdown() async throws {
+        let proxy = try EchoingForwardProxy()
+        let proxies = ProxyEnvironment(environment: ["http_proxy": "http://127.0.0.1:\(proxy.port)"])
+        let transport = AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: proxies))
+        let viaProxy = try #require(URL(string: "http://rider.example/auth/me"))
+        _ = try await transport.send(HTTPRequest(method: .get, url: viaProxy))
+
+        await transport.shutdown()
+
+        for url in [viaProxy, try #require(URL(string: "http://127.0.0.1:9/auth/me"))] {
+            await #expect {
+                _ = try await transport.send(HTTPRequest(method: .get, url: url))
+            } throws: { error in
+                guard case RiderError.invalidConfiguration(let message) = error else { return false }
+                return message.contains("shut down")
+            }
+        }
+    }
 }
