@@ -22,28 +22,9 @@ final class EchoingForwardProxy: Sendable {
     }
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var reuse: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        descriptor = fd
-        port = UInt16(bigEndian: address.sin_port)
+        (descriptor, port) = try ProxySocket.listen()
         let log = self.log
-        Thread { Self.serve(fd, log: log) }.start()
+        Thread { [descriptor] in Self.serve(descriptor, log: log) }.start()
     }
 
     deinit {
@@ -60,13 +41,13 @@ final class EchoingForwardProxy: Sendable {
             log.heads.withLock { $0.append(head) }
             if head.hasPrefix("CONNECT ") {
                 // A tunnel (AsyncHTTPClient tunnels plain http too): play the origin server too.
-                send("HTTP/1.1 200 Connection established\r\n\r\n", to: client)
+                ProxySocket.write(client, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
                 head = readHead(client)
                 log.heads.withLock { $0.append(head) }
             }
-            let body = Data(head.utf8)
-            send("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n"
-                 + "Connection: close\r\n\r\n\(head)", to: client)
+            let body = Array(head.utf8)
+            ProxySocket.write(client, Array(("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+                + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n").utf8) + body)
             close(client)
         }
     }
@@ -79,10 +60,5 @@ final class EchoingForwardProxy: Sendable {
             head.append(byte)
         }
         return String(decoding: head, as: UTF8.self)
-    }
-
-    private static func send(_ text: String, to client: Int32) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
     }
 }
