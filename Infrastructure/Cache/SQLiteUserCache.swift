@@ -150,12 +150,7 @@ public actor SQLiteUserCache: UserCache {
         var settings = GRDB.Configuration()
         settings.busyMode = .timeout(configuration.busyTimeout)
         settings.label = "rider.user-cache"
-        let pool: DatabasePool
-        do {
-            pool = try DatabasePool(path: configuration.file.path, configuration: settings)
-        } catch {
-            throw CacheFileError.wrap(error)
-        }
+        let pool = try openPool(settings)
         do {
             let migrator = UserCacheSchema.migrator
             let checksIntegrity = configuration.integrityCheck == .full
@@ -172,6 +167,27 @@ public actor SQLiteUserCache: UserCache {
             // Closed before the caller may move the file aside.
             Self.close(pool)
             throw CacheFileError.wrap(error)
+        }
+    }
+
+    /// Opens the connection pool. The first open of a new file switches it to WAL, and SQLite
+    /// answers `PRAGMA journal_mode = WAL` with SQLITE_BUSY at once, without waiting for the
+    /// busy timeout, while another process is doing the same; so opening is retried with a
+    /// short, growing pause until the busy timeout has passed. Once a file is in WAL mode it
+    /// stays so, and later opens never meet this.
+    private func openPool(_ settings: GRDB.Configuration) throws -> DatabasePool {
+        let deadline = Date().addingTimeInterval(configuration.busyTimeout)
+        var pause: TimeInterval = 0.002
+        while true {
+            do {
+                return try DatabasePool(path: configuration.file.path, configuration: settings)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                // Blocking on purpose: the actor already blocks on SQLite's own busy waits.
+                Thread.sleep(forTimeInterval: pause)
+                pause = min(pause * 2, 0.1)
+            } catch {
+                throw CacheFileError.wrap(error)
+            }
         }
     }
 

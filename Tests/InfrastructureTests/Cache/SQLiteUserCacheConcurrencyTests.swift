@@ -35,4 +35,21 @@ struct SQLiteUserCacheConcurrencyTests {
         #expect(stats.hits == writers * batches)
         #expect(try await folder.cache().search("writer charlie", page: PageRequest()).total == batches * 10)
     }
+
+    @Test("caches opening a new file at the same moment (as rider processes started together do) all open it", arguments: 0..<40)
+    func concurrentFirstOpen(round: Int) async throws {
+        let folder = try CacheFolder()
+        defer { folder.remove() }
+        let caches = (0..<4).map { _ in folder.cache(maximumEntries: 100_000) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, cache) in caches.enumerated() {
+                group.addTask {
+                    try await cache.store([CacheSamples.user(index + 1, "Opener \(round)")], at: CacheSamples.epoch)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await folder.cache().statistics().entries == caches.count)
+        for cache in caches { await cache.close() }
+    }
 }
