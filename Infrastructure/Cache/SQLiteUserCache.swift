@@ -191,16 +191,19 @@ public actor SQLiteUserCache: UserCache {
         }
     }
 
-    /// Applies the migrations. Two processes opening a new file at once may both try to apply
-    /// the same migration; the loser fails ("table already exists") and simply tries again,
-    /// seeing what the winner applied, until none is left.
+    /// Applies the migrations. Two processes opening a file at once may both try to apply the
+    /// same migration (GRDB reads the pending ones before each migration's own transaction); the
+    /// loser fails — "table already exists", or, for a migration that can run twice, the unique
+    /// identifier in `grdb_migrations` — its transaction is rolled back, and it simply tries
+    /// again, seeing what the winner applied, until none is left.
     private static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
         var attempts = 0
         while true {
             do {
                 try migrator.migrate(pool)
                 return
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && attempts < 5 {
+            } catch let error as DatabaseError
+                        where [.SQLITE_ERROR, .SQLITE_CONSTRAINT].contains(error.resultCode) && attempts < 5 {
                 attempts += 1
                 if try pool.read(migrator.hasCompletedMigrations) { return }
             }

@@ -12,6 +12,7 @@ enum UserCacheSchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-users-and-search", migrate: createUsersAndSearch)
         migrator.registerMigration("v2-entity-tags-and-counters", migrate: addEntityTagsAndCounters)
+        migrator.registerMigration("v3-search-prefix-index", migrate: addSearchPrefixIndex)
         return migrator
     }
 
@@ -64,6 +65,25 @@ enum UserCacheSchema {
             ALTER TABLE user ADD COLUMN entity_tag TEXT;
             CREATE TABLE cache_counter (name TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL DEFAULT 0);
             INSERT INTO cache_counter (name, value) VALUES ('hits', 0), ('misses', 0);
+            """)
+    }
+
+    /// Rebuilds the search index with FTS5 prefix indexes for two and three characters, the
+    /// prefixes people type. Without them a query like "ga" expands to every distinct term
+    /// starting with it — one per user, since each email's local part ("jose.garcia123") is its
+    /// own term — and merges all their lists. With them it reads one list: counting the matches
+    /// for a two-letter prefix over 100,000 users went from 2.6 ms to 0.3 ms (docs/performance.md).
+    /// The triggers name the table, not its definition, so they keep working.
+    static func addSearchPrefixIndex(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE user_fts;
+            CREATE VIRTUAL TABLE user_fts USING fts5(
+                display_name, email,
+                content='user', content_rowid='key',
+                tokenize='unicode61 remove_diacritics 2',
+                prefix='2 3'
+            );
+            INSERT INTO user_fts(user_fts) VALUES ('rebuild');
             """)
     }
 }

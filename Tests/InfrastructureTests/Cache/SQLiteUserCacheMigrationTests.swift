@@ -20,7 +20,7 @@ struct SQLiteUserCacheMigrationTests {
         let applied = try await DatabaseQueue(path: folder.file.path).read { db in
             try UserCacheSchema.migrator.appliedIdentifiers(db)
         }
-        #expect(applied == ["v1-users-and-search", "v2-entity-tags-and-counters"])
+        #expect(applied == ["v1-users-and-search", "v2-entity-tags-and-counters", "v3-search-prefix-index"])
     }
 
     @Test("a file of the first schema keeps its users, which stay searchable, after the upgrade")
@@ -47,5 +47,31 @@ struct SQLiteUserCacheMigrationTests {
         #expect(try await cache.search("jose", page: PageRequest()).users.map(\.id) == ["u_000007"])
         #expect(try await cache.statistics().hits == 1)
         #expect(await cache.recoveredFiles.isEmpty, "an older file is upgraded, not replaced")
+    }
+
+    @Test("a file of the second schema gets the prefix index, and what it held is found by two- and three-letter prefixes")
+    func prefixIndexUpgrade() async throws {
+        let folder = try CacheFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(at: folder.file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let old = try DatabaseQueue(path: folder.file.path)
+        try UserCacheSchema.migrator.migrate(old, upTo: "v2-entity-tags-and-counters")
+        try await old.write { db in
+            try db.execute(sql: """
+                INSERT INTO user (id, email, display_name, role, rider_type, created_at, stored_at, last_used)
+                VALUES ('u_000008', 'gar@example.com', 'Élodie García', 'user', NULL, NULL, ?, 1)
+                """, arguments: [CacheSamples.epoch.timeIntervalSince1970])
+        }
+        try old.close()
+
+        let cache = folder.cache()
+        for query in ["el", "elo", "ga", "gar", "garc", "elodie garcia"] {
+            #expect(try await cache.search(query, page: PageRequest()).users.map(\.id) == ["u_000008"], "\(query)")
+        }
+        await cache.close()
+        let definition = try await DatabaseQueue(path: folder.file.path).read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'user_fts'")
+        }
+        #expect(definition?.contains("prefix='2 3'") == true)
     }
 }

@@ -97,8 +97,11 @@ final class RawSQLite {
         let page = try prepare("""
             SELECT user.id, user.email, user.display_name, user.role, user.rider_type, user.created_at,
                    user.stored_at, user.entity_tag
-            FROM user_fts JOIN user ON user.key = user_fts.rowid
-            WHERE user_fts MATCH ? ORDER BY bm25(user_fts, 4.0, 1.0), user.display_name, user.id LIMIT ? OFFSET 0
+            FROM (
+                SELECT rowid AS match_key, bm25(user_fts, 4.0, 1.0) AS score FROM user_fts
+                WHERE user_fts MATCH ? ORDER BY score, rowid LIMIT ? OFFSET 0
+            ) AS best JOIN user ON user.key = best.match_key
+            ORDER BY best.score, best.match_key
             """)
         sqlite3_bind_text(page, 1, pattern, -1, Self.transient)
         sqlite3_bind_int(page, 2, Int32(limit))
