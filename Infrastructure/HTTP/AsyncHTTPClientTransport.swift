@@ -151,7 +151,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         } catch {
             outcome = .failure(error)
         }
-        await slots.release()
+        slots.release()
         return try outcome.get()
     }
 
