@@ -132,9 +132,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         if let problem = configuration.proxies.problem { throw RiderError.invalidConfiguration(problem) }
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = request.url.host, !host.isEmpty
-        else { throw RiderError.invalidConfiguration("the URL for \(request) is not usable") }
+        guard request.hasHTTPURL else { throw RiderError.invalidConfiguration("the URL for \(request) is not usable") }
         try Task.checkCancellation()
 
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)

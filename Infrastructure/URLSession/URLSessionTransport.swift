@@ -60,8 +60,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        // curl would also speak ftp:// or file://; RiderKit's port is HTTP only.
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard request.hasHTTPURL else {
             throw RiderError.invalidConfiguration("the URL for \(request) is not usable")
         }
         var urlRequest = URLRequest(url: request.url)

@@ -28,6 +28,15 @@ public struct HTTPRequest: Hashable, Sendable, CustomStringConvertible, CustomDe
 
     public var debugDescription: String { description }
 
+    /// Whether an HTTP transport may send this request: an `http` or `https` URL with a host.
+    /// Transports check it first because their libraries would otherwise follow other schemes
+    /// (curl speaks `file://` and `ftp://`) or fail with less helpful errors.
+    public var hasHTTPURL: Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty else { return false }
+        return true
+    }
+
     /// Keeps `dump(_:)` and debuggers from printing the `Authorization` header or a body that
     /// may hold a password or refresh token: header names are shown, values are not.
     public var customMirror: Mirror {

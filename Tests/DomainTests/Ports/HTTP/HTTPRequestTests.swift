@@ -24,4 +24,14 @@ struct HTTPRequestTests {
     func success(status: Int, isSuccess: Bool) {
         #expect(HTTPResponse(status: status).isSuccess == isSuccess)
     }
+
+    @Test("only http and https URLs with a host are for an HTTP transport", arguments: [
+        ("https://api.example.com/auth/me", true), ("HTTP://127.0.0.1:8080/x", true),
+        ("ftp://127.0.0.1/auth/me", false), ("file:///etc/passwd", false), ("https:///no-host", false),
+        ("mailto:rider@example.com", false),
+    ])
+    func httpURL(url: String, sendable: Bool) throws {
+        let request = HTTPRequest(method: .get, url: try #require(URL(string: url)))
+        #expect(request.hasHTTPURL == sendable)
+    }
 }
