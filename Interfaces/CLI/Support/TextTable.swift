@@ -13,15 +13,17 @@ struct TextTable: Sendable {
     let columns: [Column]
     let rows: [[String]]
 
-    /// The header row and one line per row; cells padded to their column's widest, except the
-    /// last column (no trailing spaces). Rows shorter than the header get empty cells.
+    /// The header row and one line per row, each cell padded to its column's widest; no line
+    /// ends in spaces. Rows shorter than the header get empty cells.
     func lines(style: TextStyle) -> [String] {
         let widths = columns.indices.map { index in
             ([columns[index].title] + rows.map { cell($0, index) }).map(Self.displayWidth).max() ?? 0
         }
         func line(_ cells: [String], styling: (Int, String) -> String) -> String {
-            columns.indices.map { index in
-                let text = index == columns.count - 1 ? cells[index] : Self.pad(cells[index], to: widths[index])
+            // Empty cells at the end are left out and the last cell is not padded: no trailing spaces.
+            guard let last = cells.lastIndex(where: { !$0.isEmpty }) else { return "" }
+            return cells[...last].indices.map { index in
+                let text = index == last ? cells[index] : Self.pad(cells[index], to: widths[index])
                 return styling(index, text)
             }.joined(separator: "  ")
         }
