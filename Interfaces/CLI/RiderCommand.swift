@@ -24,8 +24,9 @@ struct RiderCommand: ParsableCommand {
             recorded, with the time as it was recorded.
 
             Shell completions: `rider --generate-completion-script bash|zsh|fish` prints a \
-            completion script for that shell (see README, "Shell completions"), e.g.
-              rider --generate-completion-script bash > ~/.local/share/bash-completion/completions/rider
+            completion script for that shell; README's "Shell completions" says where to put it:
+              rider --generate-completion-script zsh > ~/.zfunc/_rider
+              rider --generate-completion-script fish > ~/.config/fish/completions/rider.fish
 
             Examples:
               rider config set base_url https://api.example.com

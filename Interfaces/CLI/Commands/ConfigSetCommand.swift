@@ -69,7 +69,7 @@ struct ConfigSetCommand: GlobalOptionsCommand {
         } else {
             throw ConfigError.missingValue(key: setting.rawValue)
         }
-        try Self.check(setting, text)
+        try setting.check(text)
 
         let environment = ProcessInfo.processInfo.environment
         var document = try ConfigFileDocument(reading: ConfigFileDocument.location(environment: environment))
@@ -81,20 +81,6 @@ struct ConfigSetCommand: GlobalOptionsCommand {
         try ConfigOutput.print(output, json: global.json, lines: output.lines)
         if !global.json, let overriding = environment[setting.environmentVariable], !overriding.isEmpty {
             Console.standardError("rider: note: \(setting.environmentVariable) is set and wins over the file.")
-        }
-    }
-
-    /// Runs RiderKit's own checks on this one value (with a stand-in server when the key is not
-    /// `base_url`, since RiderKit needs one).
-    /// - Throws: ``ConfigError/invalidValue(key:reason:)`` with RiderKit's reason.
-    static func check(_ key: ConfigKey, _ text: String) throws {
-        var settings = ConfigurationFile.Settings()
-        settings.baseURL = "https://api.example.com"
-        settings[key] = text
-        do {
-            try RiderKit.Configuration.validate(settings)
-        } catch let RiderError.invalidConfiguration(reason) {
-            throw ConfigError.invalidValue(key: key.rawValue, reason: reason)
         }
     }
 }

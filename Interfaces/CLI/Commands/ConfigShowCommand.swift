@@ -11,11 +11,13 @@ struct ConfigShowCommand: GlobalOptionsCommand {
             Prints the config file's path, then one line per setting RiderKit reads: the key, \
             the value in effect and its source — `--server`, `env RIDER_…` (an environment \
             variable), `file`, `default`, or `-` when nothing sets it. client_secret shows as \
-            <redacted> when set; its value is never printed, not even with --json. Needs no \
+            <redacted> when set; its value is never printed, not even with --json. A value \
+            RiderKit would refuse (so every other command would exit 10) is listed after the \
+            table with the reason, as are keys the file has that rider does not know. Needs no \
             server and makes no request.
 
             With --json: {"file": …, "file_exists": …, "settings": [{"key", "value", "set", \
-            "secret", "source", "environment_variable"}], "unknown_keys": […]}.
+            "secret", "source", "environment_variable", "problem"}], "unknown_keys": […]}.
 
             Examples:
               rider config show

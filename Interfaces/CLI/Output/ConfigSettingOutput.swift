@@ -1,3 +1,4 @@
+import Foundation
 import RiderKit
 
 /// One setting as `rider config show` prints it: its effective value and where that comes from.
@@ -24,9 +25,11 @@ struct ConfigSettingOutput: Encodable, Sendable {
     let isSecret: Bool
     let source: Source
     let environmentVariable: String
+    /// Why RiderKit will refuse the effective value, if it will (commands then exit 10).
+    let problem: String?
 
     enum CodingKeys: String, CodingKey {
-        case key, value, source, secret
+        case key, value, source, secret, problem
         case isSet = "set"
         case environmentVariable = "environment_variable"
     }
@@ -53,6 +56,19 @@ struct ConfigSettingOutput: Encodable, Sendable {
         }
         isSet = effective != nil
         value = isSecret ? nil : effective
+        // RiderKit's reason names the value; a secret's reason is not shown, only that it is refused.
+        if let effective, source != .default, !isSecret {
+            do {
+                try key.check(effective)
+                problem = nil
+            } catch let ConfigError.invalidValue(_, reason) {
+                problem = reason
+            } catch {
+                problem = error.localizedDescription
+            }
+        } else {
+            problem = nil
+        }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -63,6 +79,7 @@ struct ConfigSettingOutput: Encodable, Sendable {
         try container.encode(isSecret, forKey: .secret)
         try container.encode(source, forKey: .source)
         try container.encode(environmentVariable, forKey: .environmentVariable)
+        try container.encode(problem, forKey: .problem)
     }
 
     /// The value column: `<redacted>` for a set secret, `-` for nothing.

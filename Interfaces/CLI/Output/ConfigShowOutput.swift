@@ -37,6 +37,10 @@ struct ConfigShowOutput: Encodable, Sendable {
         } else {
             lines += HumanFormat.columns(rows)
         }
+        for setting in settings {
+            guard let problem = setting.problem else { continue }
+            lines.append("invalid \(setting.key) (\(setting.shownSource)): \(problem)")
+        }
         if !unknownKeys.isEmpty {
             lines.append("unknown keys in the file (rider will not start until they are removed with "
                 + "`rider config unset KEY`): \(unknownKeys.joined(separator: ", "))")

@@ -12,4 +12,18 @@ extension ConfigKey {
 
     /// Every key's name, for error messages and shell completion.
     static var names: [String] { allCases.map(\.rawValue) }
+
+    /// Runs RiderKit's own checks on `text` as this setting's value (with a stand-in server when
+    /// the key is not `base_url`, since RiderKit needs one).
+    /// - Throws: ``ConfigError/invalidValue(key:reason:)`` with RiderKit's reason.
+    func check(_ text: String) throws {
+        var settings = ConfigurationFile.Settings()
+        settings.baseURL = "https://api.example.com"
+        settings[self] = text
+        do {
+            try RiderKit.Configuration.validate(settings)
+        } catch let RiderError.invalidConfiguration(reason) {
+            throw ConfigError.invalidValue(key: rawValue, reason: reason)
+        }
+    }
 }

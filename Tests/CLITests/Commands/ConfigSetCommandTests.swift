@@ -13,7 +13,7 @@ struct ConfigSetCommandTests {
         ("cache_keep_on_logout", "true"), ("client_auth", "body"), ("keyring_timeout", "0.5"), ("scope", "read"),
     ])
     func acceptsGoodValues(key: String, value: String) throws {
-        try ConfigSetCommand.check(try #require(ConfigKey.named(key)), value)
+        try #require(ConfigKey.named(key)).check(value)
     }
 
     @Test("values RiderKit refuses fail with a typed error naming the key and saying why", arguments: [
@@ -26,7 +26,7 @@ struct ConfigSetCommandTests {
     func refusesBadValues(key: String, value: String, hint: String) throws {
         let setting = try #require(ConfigKey.named(key))
         do {
-            try ConfigSetCommand.check(setting, value)
+            try setting.check(value)
             Issue.record("\(key) = \(value) was accepted")
         } catch let error as ConfigError {
             guard case .invalidValue(let named, let reason) = error else {

@@ -34,6 +34,17 @@ struct ConfigSettingOutputTests {
         }
     }
 
+    @Test("a value RiderKit will refuse is flagged with RiderKit's reason, in the lines and as \"problem\" in JSON")
+    func invalidValueIsFlagged() throws {
+        let bad = ConfigSettingOutput(.timeout, fileValue: "soon", environment: [:], server: nil)
+        #expect(bad.problem?.contains("1 to 600") == true)
+        #expect((JSONOutput.string(bad) ?? "").contains("\"problem\":\"the timeout 'soon'"))
+        let good = ConfigSettingOutput(.timeout, fileValue: "20", environment: [:], server: nil)
+        #expect(good.problem == nil && (JSONOutput.string(good) ?? "").contains("\"problem\":null"))
+        let fromEnvironment = ConfigSettingOutput(.vault, fileValue: nil, environment: ["RIDER_VAULT": "cloud"], server: nil)
+        #expect(fromEnvironment.problem != nil)
+    }
+
     @Test("show lists every key RiderKit reads, aligned when piped and titled on a terminal")
     func showLines() throws {
         let document = try ConfigFileDocument(reading: .init(fileURLWithPath: "/nonexistent/rider/config.json"))
