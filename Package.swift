@@ -197,6 +197,13 @@ let package = Package(
             path: "Tests/RiderKitTestingTests",
             swiftSettings: strict
         ),
+        // The CLI's own types (tables, the config file, the command tree's help) tested in-process.
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["RiderCLI", "RiderKit"],
+            path: "Tests/CLITests",
+            swiftSettings: strict
+        ),
         // Saves sessions in a loop, to be killed mid-write or run twice at once by the vault tests.
         .executableTarget(
             name: "VaultWriter",

@@ -42,12 +42,17 @@ cat <&3 >/dev/null &
 echo "rider-server listening at $base_url"
 
 export HOME="$work/home" XDG_STATE_HOME="$work/home/.local/state" XDG_CONFIG_HOME="$work/home/.config" \
-       XDG_CACHE_HOME="$work/home/.cache" RIDER_BASE_URL="$base_url"
+       XDG_CACHE_HOME="$work/home/.cache"
+unset RIDER_BASE_URL RIDER_CONFIG
 mkdir -p "$HOME"
 # Never touch your own desktop keyring: without a session bus the vault falls back to the
 # encrypted file, opened with this passphrase (set in the environment, never on a command line).
 unset DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR  # GLib also finds a bus at $XDG_RUNTIME_DIR/bus
 export RIDER_VAULT_PASSPHRASE="rider-demo-vault"
+
+say "Point rider at the server: checked, then written to \$XDG_CONFIG_HOME/rider/config.json"
+run "$rider" config set base_url "$base_url"
+run "$rider" config show
 
 say "Log in as the demo account (the password comes from stdin, never from argv)"
 printf '%s\n' "rider-demo" | run "$rider" login --email demo@example.com --password-stdin

@@ -7,23 +7,33 @@ struct RiderCommand: ParsableCommand {
         abstract: "Log in to a rider community server, edit your rider profile and find other riders.",
         discussion: """
             The server comes from --server, else RIDER_BASE_URL, else "base_url" in \
-            $XDG_CONFIG_HOME/rider/config.json. Passwords are never taken from the command line: \
+            $XDG_CONFIG_HOME/rider/config.json (`rider config show` lists every setting and \
+            where it comes from; `rider config set base_url URL` writes it). Passwords are never taken from the command line: \
             commands ask for them on the terminal without echo, or read them from standard input \
             with --password-stdin.
 
             Every command takes --json (machine-readable output on stdout; errors as JSON on \
-            stderr), --verbose (one line per request on stderr: method, URL, status; never \
-            headers or bodies) and --server URL.
+            stderr), --verbose (request logging: one line per request on stderr with method, \
+            URL and status; never headers, bodies, tokens or passwords), --server URL and \
+            --color auto|always|never. On a terminal, listings are tables with column titles, \
+            styled unless NO_COLOR is set or TERM=dumb; piped, they are plain aligned lines.
 
             --record DIR also writes every HTTP request and response into DIR as JSON files \
             (tokens, passwords and cookies replaced by placeholders); --replay DIR then runs the \
             same commands against those files instead of the network, in the order they were \
             recorded, with the time as it was recorded.
 
-            Example:
+            Shell completions: `rider --generate-completion-script bash|zsh|fish` prints a \
+            completion script for that shell; README's "Shell completions" says where to put it:
+              rider --generate-completion-script zsh > ~/.zfunc/_rider
+              rider --generate-completion-script fish > ~/.config/fish/completions/rider.fish
+
+            Examples:
+              rider config set base_url https://api.example.com
               printf '%s\\n' "$PASSWORD" |
                 rider login --email demo@example.com --password-stdin
               rider users search jose --limit 5
+              rider --verbose whoami
 
             Exit codes:
               0   success
@@ -51,6 +61,7 @@ struct RiderCommand: ParsableCommand {
             SportsCommand.self,
             AccountCommand.self,
             CacheCommand.self,
+            ConfigCommand.self,
         ]
     )
 }

@@ -7,25 +7,27 @@ import RiderInfrastructure
 /// ```json
 /// { "base_url": "https://api.example.com", "client_id": "rider-cli", "timeout": 20 }
 /// ```
-enum ConfigurationFile {
-    struct Settings: Decodable, Sendable {
-        var baseURL: String?
-        var tokenPath: String?
-        var mePath: String?
-        var revokePath: String?
-        var clientID: String?
-        var clientSecret: String?
-        var clientAuthentication: String?
-        var scope: String?
-        var timeout: String?
-        var vault: String?
-        var keyringTimeout: String?
-        var cache: String?
-        var cacheTimeToLive: String?
-        var cacheMaximumUsers: String?
-        var cacheKeepOnLogout: String?
+package enum ConfigurationFile {
+    /// The file's settings, every value as text (numbers and flags are read as text too).
+    package struct Settings: Decodable, Sendable {
+        package var baseURL: String?
+        package var tokenPath: String?
+        package var mePath: String?
+        package var revokePath: String?
+        package var clientID: String?
+        package var clientSecret: String?
+        package var clientAuthentication: String?
+        package var scope: String?
+        package var timeout: String?
+        package var vault: String?
+        package var keyringTimeout: String?
+        package var cache: String?
+        package var cacheTimeToLive: String?
+        package var cacheMaximumUsers: String?
+        package var cacheKeepOnLogout: String?
 
-        enum CodingKeys: String, CodingKey, CaseIterable {
+        /// The settings' names in the file; `rider config` lists them in this order.
+        package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
             case baseURL = "base_url"
             case tokenPath = "token_path"
             case mePath = "me_path"
@@ -43,85 +45,99 @@ enum ConfigurationFile {
             case cacheKeepOnLogout = "cache_keep_on_logout"
         }
 
-        init() {}
+        package init() {}
 
-        init(environment: [String: String]) {
-            func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-            baseURL = value("RIDER_BASE_URL")
-            tokenPath = value("RIDER_TOKEN_PATH")
-            mePath = value("RIDER_ME_PATH")
-            revokePath = value("RIDER_REVOKE_PATH")
-            clientID = value("RIDER_CLIENT_ID")
-            clientSecret = value("RIDER_CLIENT_SECRET")
-            clientAuthentication = value("RIDER_CLIENT_AUTH")
-            scope = value("RIDER_SCOPE")
-            timeout = value("RIDER_TIMEOUT")
-            vault = value("RIDER_VAULT")
-            keyringTimeout = value("RIDER_KEYRING_TIMEOUT")
-            cache = value("RIDER_CACHE")
-            cacheTimeToLive = value("RIDER_CACHE_TTL")
-            cacheMaximumUsers = value("RIDER_CACHE_MAX_USERS")
-            cacheKeepOnLogout = value("RIDER_CACHE_KEEP_ON_LOGOUT")
+        /// The `RIDER_…` variables; an empty variable counts as unset.
+        package init(environment: [String: String]) {
+            for key in CodingKeys.allCases {
+                self[key] = environment[key.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+            }
         }
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            func string(_ key: CodingKeys) throws -> String? {
+            for key in CodingKeys.allCases {
                 if let number = try? container.decodeIfPresent(Double.self, forKey: key) {
-                    return String(number)
+                    self[key] = String(number)
+                } else if let flag = try? container.decodeIfPresent(Bool.self, forKey: key) {
+                    self[key] = String(flag)
+                } else {
+                    self[key] = try container.decodeIfPresent(String.self, forKey: key)
                 }
-                if let flag = try? container.decodeIfPresent(Bool.self, forKey: key) { return String(flag) }
-                return try container.decodeIfPresent(String.self, forKey: key)
             }
-            baseURL = try string(.baseURL)
-            tokenPath = try string(.tokenPath)
-            mePath = try string(.mePath)
-            revokePath = try string(.revokePath)
-            clientID = try string(.clientID)
-            clientSecret = try string(.clientSecret)
-            clientAuthentication = try string(.clientAuthentication)
-            scope = try string(.scope)
-            timeout = try string(.timeout)
-            vault = try string(.vault)
-            keyringTimeout = try string(.keyringTimeout)
-            cache = try string(.cache)
-            cacheTimeToLive = try string(.cacheTimeToLive)
-            cacheMaximumUsers = try string(.cacheMaximumUsers)
-            cacheKeepOnLogout = try string(.cacheKeepOnLogout)
         }
 
         /// Takes every value `other` sets.
         mutating func merge(_ other: Settings) {
-            baseURL = other.baseURL ?? baseURL
-            tokenPath = other.tokenPath ?? tokenPath
-            mePath = other.mePath ?? mePath
-            revokePath = other.revokePath ?? revokePath
-            clientID = other.clientID ?? clientID
-            clientSecret = other.clientSecret ?? clientSecret
-            clientAuthentication = other.clientAuthentication ?? clientAuthentication
-            scope = other.scope ?? scope
-            timeout = other.timeout ?? timeout
-            vault = other.vault ?? vault
-            keyringTimeout = other.keyringTimeout ?? keyringTimeout
-            cache = other.cache ?? cache
-            cacheTimeToLive = other.cacheTimeToLive ?? cacheTimeToLive
-            cacheMaximumUsers = other.cacheMaximumUsers ?? cacheMaximumUsers
-            cacheKeepOnLogout = other.cacheKeepOnLogout ?? cacheKeepOnLogout
+            for key in CodingKeys.allCases {
+                self[key] = other[key] ?? self[key]
+            }
+        }
+
+        /// One setting by its name in the file.
+        package subscript(key: CodingKeys) -> String? {
+            get {
+                switch key {
+                case .baseURL: baseURL
+                case .tokenPath: tokenPath
+                case .mePath: mePath
+                case .revokePath: revokePath
+                case .clientID: clientID
+                case .clientSecret: clientSecret
+                case .clientAuthentication: clientAuthentication
+                case .scope: scope
+                case .timeout: timeout
+                case .vault: vault
+                case .keyringTimeout: keyringTimeout
+                case .cache: cache
+                case .cacheTimeToLive: cacheTimeToLive
+                case .cacheMaximumUsers: cacheMaximumUsers
+                case .cacheKeepOnLogout: cacheKeepOnLogout
+                }
+            }
+            set {
+                switch key {
+                case .baseURL: baseURL = newValue
+                case .tokenPath: tokenPath = newValue
+                case .mePath: mePath = newValue
+                case .revokePath: revokePath = newValue
+                case .clientID: clientID = newValue
+                case .clientSecret: clientSecret = newValue
+                case .clientAuthentication: clientAuthentication = newValue
+                case .scope: scope = newValue
+                case .timeout: timeout = newValue
+                case .vault: vault = newValue
+                case .keyringTimeout: keyringTimeout = newValue
+                case .cache: cache = newValue
+                case .cacheTimeToLive: cacheTimeToLive = newValue
+                case .cacheMaximumUsers: cacheMaximumUsers = newValue
+                case .cacheKeepOnLogout: cacheKeepOnLogout = newValue
+                }
+            }
         }
     }
 
-    static func defaultFile(in directories: XDGDirectories) -> URL {
+    /// `$XDG_CONFIG_HOME/rider/config.json`.
+    package static func defaultFile(in directories: XDGDirectories) -> URL {
         directories.configHome.appendingPathComponent("rider", isDirectory: true).appendingPathComponent("config.json")
+    }
+
+    /// Where the config file is: `$RIDER_CONFIG` when set (`isExplicit`), else ``defaultFile(in:)``.
+    package static func location(environment: [String: String],
+                                 directories: XDGDirectories) -> (file: URL, isExplicit: Bool) {
+        if let path = environment["RIDER_CONFIG"], !path.isEmpty {
+            return (URL(fileURLWithPath: path), true)
+        }
+        return (defaultFile(in: directories), false)
     }
 
     /// The settings in the file, or none when there is no file.
     /// - Throws: ``RiderError/invalidConfiguration(_:)`` for an unreadable or invalid file, or an
     ///   unknown key (a typo should not be silently ignored).
     static func load(environment: [String: String], directories: XDGDirectories) throws -> Settings {
-        let explicit = environment["RIDER_CONFIG"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-        let file = explicit ?? defaultFile(in: directories)
+        let (file, explicit) = location(environment: environment, directories: directories)
         guard FileManager.default.fileExists(atPath: file.path) else {
-            if explicit != nil {
+            if explicit {
                 throw RiderError.invalidConfiguration("the config file \(file.path) named by RIDER_CONFIG does not exist")
             }
             return Settings()

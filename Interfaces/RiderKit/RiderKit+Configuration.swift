@@ -93,7 +93,19 @@ extension RiderKit {
             var settings = try ConfigurationFile.load(environment: environment, directories: directories)
             settings.merge(ConfigurationFile.Settings(environment: environment))
             if let overrideURL { settings.baseURL = overrideURL }
+            return try make(settings, environment: environment, directories: directories)
+        }
 
+        /// Checks settings the way ``load(environment:baseURL:)`` would, without reading the
+        /// environment or any file (`rider config set` checks a value before writing it).
+        /// - Throws: `RiderError.invalidConfiguration(_:)` naming the setting at fault.
+        package static func validate(_ settings: ConfigurationFile.Settings) throws {
+            _ = try make(settings, environment: [:], directories: XDGDirectories(environment: [:]))
+        }
+
+        /// Parses and checks every setting.
+        private static func make(_ settings: ConfigurationFile.Settings, environment: [String: String],
+                                 directories: XDGDirectories) throws -> Configuration {
             guard let base = settings.baseURL, !base.isEmpty else {
                 throw RiderError.invalidConfiguration(
                     "no server is set; set RIDER_BASE_URL (for example http://127.0.0.1:8080), "
@@ -109,7 +121,7 @@ extension RiderKit {
                 }
                 clientAuthentication = parsed
             }
-            var timeout: TimeInterval = 15
+            var timeout = ConfigurationFile.Defaults.timeout
             if let value = settings.timeout {
                 guard let seconds = TimeInterval(value), seconds > 0, seconds <= 600 else {
                     throw RiderError.invalidConfiguration("the timeout '\(value)' must be a number of seconds from 1 to 600")
@@ -124,7 +136,7 @@ extension RiderKit {
                 }
                 vault = parsed
             }
-            var keyringTimeout = Duration.seconds(2)
+            var keyringTimeout = Duration.seconds(ConfigurationFile.Defaults.keyringTimeout)
             if let value = settings.keyringTimeout {
                 guard let seconds = Double(value), seconds > 0, seconds <= 60 else {
                     throw RiderError.invalidConfiguration("the keyring timeout '\(value)' must be a number of seconds "
@@ -136,9 +148,9 @@ extension RiderKit {
             if let problem = proxies.problem { throw RiderError.invalidConfiguration(problem) }
             let api = try APIConfiguration(
                 baseURL: url,
-                tokenPath: settings.tokenPath ?? "/auth/token",
-                mePath: settings.mePath ?? "/auth/me",
-                revokePath: settings.revokePath ?? "/auth/revoke",
+                tokenPath: settings.tokenPath ?? ConfigurationFile.Defaults.tokenPath,
+                mePath: settings.mePath ?? ConfigurationFile.Defaults.mePath,
+                revokePath: settings.revokePath ?? ConfigurationFile.Defaults.revokePath,
                 clientID: settings.clientID,
                 clientSecret: settings.clientSecret,
                 clientAuthentication: clientAuthentication,

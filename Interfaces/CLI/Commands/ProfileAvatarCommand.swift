@@ -18,7 +18,8 @@ struct ProfileAvatarCommand: GlobalOptionsCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The picture file.", valueName: "path"))
+    @Argument(help: ArgumentHelp("The picture file (JPEG or PNG).", valueName: "path"),
+              completion: .file(extensions: ["jpg", "jpeg", "png", "JPG", "JPEG", "PNG"]))
     var path: String
 
     @OptionGroup(title: "Global Options") var global: GlobalOptions

@@ -9,7 +9,8 @@ struct UsersListCommand: GlobalOptionsCommand {
         abstract: "List riders by id: one page, or every page with --all.",
         discussion: """
             Prints a header with the total and the page, then one line per rider: id, display \
-            name, email, type. With --all, pages are fetched one after the other and each rider \
+            name, email, type; on a terminal as a table with column titles (see `rider users \
+            search --help`). With --all, pages are fetched one after the other and each rider \
             is printed as soon as its page arrives (no header), so the output starts at once and \
             memory stays flat however many riders there are; with --json, --all prints one JSON \
             object per line (JSON Lines). Riders listed are remembered in the local cache.
@@ -44,7 +45,7 @@ struct UsersListCommand: GlobalOptionsCommand {
         guard all else {
             let result = try await context.rider.listUsers(page: try PageRequest(page: page, limit: limit ?? 20))
             let output = UserListOutput(result)
-            try context.print(json: output, lines: output.lines)
+            try context.print(json: output, lines: output.lines(on: global.terminal))
             return
         }
         for try await page in try context.rider.listUsers.all(pageSize: limit ?? PageRequest.maximumLimit) {

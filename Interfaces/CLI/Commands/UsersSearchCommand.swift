@@ -1,11 +1,6 @@
 import ArgumentParser
 import Foundation
 import RiderKit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `rider users search`: finds riders by name or email.
 struct UsersSearchCommand: GlobalOptionsCommand {
@@ -15,15 +10,20 @@ struct UsersSearchCommand: GlobalOptionsCommand {
         discussion: """
             Case and accents are ignored and every word must start a word of the name or the \
             email: "jose" finds "José García". Prints a header with the total and the page, then \
-            one line per rider: id, display name, email, type.
+            one line per rider: id, display name, email, type. On a terminal the riders come as \
+            a table with column titles (ID, NAME, EMAIL, TYPE), styled unless NO_COLOR is set, \
+            TERM=dumb or --color never; piped, they are plain aligned lines without titles or \
+            escapes, so `grep` and `cut` see clean lines. --json never changes.
 
             Results are remembered in the local cache. When the server cannot be reached, the \
             search answers from the cache instead and the line after the header starts with \
             OFFLINE (in --json: "cache": {"source": "offline", ...}). --policy cache-only \
             searches the cache without touching the network.
 
-            Example:
+            Examples:
               rider users search jose --page 2 --limit 10
+              rider users search "garcía" --json | jq -r '.users[].email'
+              rider users search jo --policy cache-only --color never
             """
     )
 
@@ -57,15 +57,7 @@ struct UsersSearchCommand: GlobalOptionsCommand {
         let result = try await context.rider.searchUsers(
             query, page: try PageRequest(page: page, limit: limit), policy: policy.policy)
         let output = UserPageOutput(result, query: query.trimmingCharacters(in: .whitespacesAndNewlines), now: context.now)
-        try context.print(json: output, lines: Self.emphasizingHeader(output.lines))
+        try context.print(json: output, lines: output.lines(on: global.terminal))
         await context.rider.backgroundRefreshes.waitForAll()
-    }
-
-    /// Bold header on a terminal; plain text when piped, so `grep` and `cut` see clean lines.
-    private static func emphasizingHeader(_ lines: [String]) -> [String] {
-        guard let header = lines.first, isatty(STDOUT_FILENO) == 1,
-              ProcessInfo.processInfo.environment["NO_COLOR"] == nil,
-              ProcessInfo.processInfo.environment["TERM"] != "dumb" else { return lines }
-        return ["\u{1B}[1m\(header)\u{1B}[0m"] + lines.dropFirst()
     }
 }

@@ -21,10 +21,15 @@ struct UserListOutput: Encodable, Sendable {
         users = page.users.map(UserOutput.init)
     }
 
-    var lines: [String] {
+    /// The lines scripts read when stdout is not a terminal.
+    var lines: [String] { lines(on: TerminalOutput(color: .never, isTerminal: false)) }
+
+    /// The header (bold on a styled terminal), then the users: plain aligned lines, or a table
+    /// with column titles on a terminal.
+    func lines(on terminal: TerminalOutput) -> [String] {
         let pages = max(1, (total + max(limit, 1) - 1) / max(limit, 1))
         var header = "total \(total) \(total == 1 ? "user" : "users") · page \(page) of \(pages) · \(limit) per page"
         if hasNext { header += " · next: --page \(page + 1)" }
-        return [header] + HumanFormat.columns(users.map(\.row))
+        return [terminal.style.bold(header)] + UserOutput.listing(users, on: terminal)
     }
 }

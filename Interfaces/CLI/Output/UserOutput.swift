@@ -53,4 +53,18 @@ struct UserOutput: Encodable, Sendable {
 
     /// One row of a user listing: id, display name, email, type.
     var row: [String] { [id, displayName, email, riderType ?? "-"] }
+
+    /// The columns of ``row`` for a table on a terminal; ids dimmed so names stand out.
+    static let tableColumns = [
+        TextTable.Column(title: "ID", dimmed: true),
+        TextTable.Column(title: "NAME"),
+        TextTable.Column(title: "EMAIL"),
+        TextTable.Column(title: "TYPE"),
+    ]
+
+    /// `users` as aligned plain lines for scripts, or a table with a header row on a terminal.
+    static func listing(_ users: [UserOutput], on terminal: TerminalOutput) -> [String] {
+        guard terminal.usesTables else { return HumanFormat.columns(users.map(\.row)) }
+        return TextTable(columns: tableColumns, rows: users.map(\.row)).lines(style: terminal.style)
+    }
 }

@@ -28,15 +28,20 @@ struct UserPageOutput: Encodable, Sendable {
         cache = CacheInfoOutput(source: page.source, storedAt: page.oldestStoredAt, stale: fromCache, now: now)
     }
 
-    var lines: [String] {
+    /// The lines scripts read when stdout is not a terminal.
+    var lines: [String] { lines(on: TerminalOutput(color: .never, isTerminal: false)) }
+
+    /// The header (bold on a styled terminal), the cache notice if any, then the users: plain
+    /// aligned lines, or a table with column titles on a terminal.
+    func lines(on terminal: TerminalOutput) -> [String] {
         let pages = max(1, (total + max(limit, 1) - 1) / max(limit, 1))
         let noun = total == 1 ? "user" : "users"
         var header = "total \(total) \(noun) for \"\(query)\" · page \(page) of \(pages) · \(limit) per page"
         if hasNext { header += " · next: --page \(page + 1)" }
-        var lines = [header]
+        var lines = [terminal.style.bold(header)]
         if let notice { lines.append(notice) }
         guard !users.isEmpty else { return lines }
-        return lines + HumanFormat.columns(users.map(\.row))
+        return lines + UserOutput.listing(users, on: terminal)
     }
 
     /// Says plainly when the page did not come from the server.

@@ -14,6 +14,9 @@ struct ErrorReport: Sendable {
             return report(error)
         case let error as VaultError:
             return report(error.riderError)
+        case let error as ConfigError:
+            emit(ErrorOutput(code: error.code, message: error.localizedDescription))
+            return error.exitStatus.rawValue
         case let error as CLIError:
             emit(ErrorOutput(code: "usage", message: error.localizedDescription))
             return ExitStatus.usage.rawValue

@@ -16,13 +16,18 @@ struct GlobalOptions: ParsableArguments {
     var verbose = false
 
     @Option(name: .long, help: ArgumentHelp(
+        "When to style human-readable output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never.",
+        valueName: "when"))
+    var color: ColorMode = .auto
+
+    @Option(name: .long, help: ArgumentHelp(
         "Also write each HTTP request and response into this folder as JSON, tokens and passwords redacted.",
-        valueName: "folder"))
+        valueName: "folder"), completion: .directory)
     var record: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "Answer every request from a folder written by --record instead of the network.",
-        valueName: "folder"))
+        valueName: "folder"), completion: .directory)
     var replay: String?
 
     func validate() throws {
@@ -31,6 +36,9 @@ struct GlobalOptions: ParsableArguments {
                 + "then replay it from the folder.")
         }
     }
+
+    /// How stdout is laid out and styled: tables and colour on a terminal, plain when piped.
+    var terminal: TerminalOutput { TerminalOutput(color: color) }
 
     /// What --record or --replay asks for. A replay continues across runs, so the commands of a
     /// recorded session replay one after another.

@@ -1,0 +1,104 @@
+import Foundation
+import RiderKit
+
+/// One setting as `rider config show` prints it: its effective value and where that comes from.
+/// A secret's value is never printed, only whether it is set.
+struct ConfigSettingOutput: Encodable, Sendable {
+    /// Where the effective value comes from, strongest first.
+    enum Source: String, Encodable, Sendable {
+        /// `--server` (for `base_url` only).
+        case option
+        /// A `RIDER_…` environment variable.
+        case environment
+        /// The config file.
+        case file
+        /// RiderKit's default.
+        case `default`
+        /// Nothing sets it and there is no default.
+        case unset
+    }
+
+    let key: String
+    /// The effective value; `nil` when unset, and always for a secret.
+    let value: String?
+    let isSet: Bool
+    let isSecret: Bool
+    let source: Source
+    let environmentVariable: String
+    /// Why RiderKit will refuse the effective value, if it will (commands then exit 10).
+    let problem: String?
+
+    enum CodingKeys: String, CodingKey {
+        case key, value, source, secret, problem
+        case isSet = "set"
+        case environmentVariable = "environment_variable"
+    }
+
+    /// - Parameters:
+    ///   - fileValue: what the config file says, if anything.
+    ///   - environment: the process's variables (an empty variable counts as unset, as in RiderKit).
+    ///   - server: `--server`, which overrides `base_url`.
+    init(_ key: ConfigKey, fileValue: String?, environment: [String: String], server: String?) {
+        self.key = key.rawValue
+        isSecret = key.isSecret
+        environmentVariable = key.environmentVariable
+        let effective: String?
+        if key == .baseURL, let server {
+            (effective, source) = (server, .option)
+        } else if let fromEnvironment = environment[key.environmentVariable], !fromEnvironment.isEmpty {
+            (effective, source) = (fromEnvironment, .environment)
+        } else if let fileValue {
+            (effective, source) = (fileValue, .file)
+        } else if let fallback = key.defaultValue {
+            (effective, source) = (fallback, .default)
+        } else {
+            (effective, source) = (nil, .unset)
+        }
+        isSet = effective != nil
+        value = isSecret ? nil : effective
+        // RiderKit's reason names the value; a secret's reason is not shown, only that it is refused.
+        if let effective, source != .default, !isSecret {
+            do {
+                try key.check(effective)
+                problem = nil
+            } catch let ConfigError.invalidValue(_, reason) {
+                problem = reason
+            } catch {
+                problem = error.localizedDescription
+            }
+        } else {
+            problem = nil
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(value, forKey: .value)
+        try container.encode(isSet, forKey: .isSet)
+        try container.encode(isSecret, forKey: .secret)
+        try container.encode(source, forKey: .source)
+        try container.encode(environmentVariable, forKey: .environmentVariable)
+        try container.encode(problem, forKey: .problem)
+    }
+
+    /// The value column: `<redacted>` for a set secret, `-` for nothing.
+    var shownValue: String {
+        guard isSet else { return "-" }
+        return isSecret ? "<redacted>" : (value ?? "-")
+    }
+
+    /// The source column: `file`, `default`, `env RIDER_TIMEOUT`, `--server` or `-`.
+    var shownSource: String {
+        switch source {
+        case .option: return "--server"
+        case .environment: return "env \(environmentVariable)"
+        case .file: return "file"
+        case .default: return "default"
+        case .unset: return "-"
+        }
+    }
+
+    /// The cells of this setting's line.
+    var row: [String] { [key, shownValue, shownSource] }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import RiderKit
+
+/// `rider config show`: the config file's path, then every setting RiderKit reads.
+struct ConfigShowOutput: Encodable, Sendable {
+    let file: String
+    let fileExists: Bool
+    let settings: [ConfigSettingOutput]
+    /// Keys in the file RiderKit does not know: it refuses to start until they are removed.
+    let unknownKeys: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case file, settings
+        case fileExists = "file_exists"
+        case unknownKeys = "unknown_keys"
+    }
+
+    init(_ document: ConfigFileDocument, environment: [String: String], server: String?) {
+        file = document.file.path
+        fileExists = document.exists
+        settings = ConfigKey.allCases.map {
+            ConfigSettingOutput($0, fileValue: document.text(for: $0), environment: environment, server: server)
+        }
+        unknownKeys = document.unknownKeys
+    }
+
+    /// A line naming the file, then a table (key, value, source): titled and styled on a
+    /// terminal, plain aligned lines when piped.
+    func lines(on terminal: TerminalOutput) -> [String] {
+        let title = "config file \(file)" + (fileExists ? "" : " (does not exist; `rider config set` creates it)")
+        var lines = [terminal.style.bold(title)]
+        let rows = settings.map(\.row)
+        if terminal.usesTables {
+            let columns = [TextTable.Column(title: "KEY"), TextTable.Column(title: "VALUE"),
+                           TextTable.Column(title: "SOURCE", dimmed: true)]
+            lines += TextTable(columns: columns, rows: rows).lines(style: terminal.style)
+        } else {
+            lines += HumanFormat.columns(rows)
+        }
+        for setting in settings {
+            guard let problem = setting.problem else { continue }
+            lines.append("invalid \(setting.key) (\(setting.shownSource)): \(problem)")
+        }
+        if !unknownKeys.isEmpty {
+            lines.append("unknown keys in the file (rider will not start until they are removed with "
+                + "`rider config unset KEY`): \(unknownKeys.joined(separator: ", "))")
+        }
+        return lines
+    }
+}

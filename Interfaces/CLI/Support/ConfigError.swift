@@ -1,0 +1,61 @@
+import Foundation
+import RiderKit
+
+/// Why `rider config` refused: each message names the key or file and says what to do.
+enum ConfigError: Error, LocalizedError, Sendable, Equatable {
+    /// No such setting (exit 2).
+    case unknownKey(String)
+    /// The value is not one the setting takes (exit 9); `reason` is RiderKit's own check.
+    case invalidValue(key: String, reason: String)
+    /// A secret was given on the command line, where `ps` and shell history would keep it (exit 2).
+    case secretOnCommandLine(key: String)
+    /// No value given, neither as an argument nor with --value-stdin (exit 2).
+    case missingValue(key: String)
+    /// The file exists but cannot be read (exit 10).
+    case unreadableFile(path: String)
+    /// The file is not a JSON object; it is left as it is (exit 10).
+    case unparseableFile(path: String)
+    /// The file or its folder could not be written (exit 11).
+    case cannotWrite(path: String, reason: String)
+
+    var errorDescription: String? {
+        switch self {
+        case .unknownKey(let key):
+            return "'\(key)' is not a rider setting. Known settings: \(ConfigKey.names.joined(separator: ", "))."
+        case .invalidValue(let key, let reason):
+            return "Invalid value for \(key): \(reason). The config file was not changed."
+        case .secretOnCommandLine(let key):
+            return "\(key) is a secret and is not taken from the command line, where ps and shell history "
+                + "would keep it. Pipe it in instead: printf '%s' \"$SECRET\" | rider config set \(key) --value-stdin"
+        case .missingValue(let key):
+            return "No value for \(key): give it after the key, or pipe it in with --value-stdin."
+        case .unreadableFile(let path):
+            return "The config file \(path) cannot be read. Check its permissions (it should be yours, mode 600)."
+        case .unparseableFile(let path):
+            return "The config file \(path) is not a JSON object, so rider will not overwrite it. "
+                + "Fix it by hand, or move it aside and run the command again."
+        case .cannotWrite(let path, let reason):
+            return "The config file \(path) could not be written: \(reason). It was left as it was."
+        }
+    }
+
+    /// The documented exit code.
+    var exitStatus: ExitStatus {
+        switch self {
+        case .unknownKey, .secretOnCommandLine, .missingValue: return .usage
+        case .invalidValue: return .inputRejected
+        case .unreadableFile, .unparseableFile: return .configuration
+        case .cannotWrite: return .storage
+        }
+    }
+
+    /// The `code` of the `--json` error.
+    var code: String {
+        switch exitStatus {
+        case .usage: return "usage"
+        case .inputRejected: return "invalid_input"
+        case .configuration: return "invalid_configuration"
+        default: return "storage"
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import RiderKit
+
+/// Prints the `rider config` commands' results, which need no server and so no ``CommandContext``.
+enum ConfigOutput {
+    /// `json` with --json, else the human-readable `lines`.
+    /// - Throws: ``RiderError/malformedResponse(_:)`` when the result cannot be written as JSON.
+    static func print(_ output: some Encodable, json: Bool, lines: @autoclosure () -> [String]) throws {
+        guard json else {
+            Console.standardOutput(lines: lines())
+            return
+        }
+        guard let text = JSONOutput.string(output) else {
+            throw RiderError.malformedResponse("the result cannot be written as JSON")
+        }
+        Console.standardOutput(text)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import RiderApplication
+import RiderInfrastructure
+
+/// What `rider config` needs to know about each setting besides its name.
+extension ConfigurationFile.Settings.CodingKeys {
+    /// How a value is written in the file.
+    package enum Kind: Sendable {
+        case text, number, flag
+    }
+
+    /// The variable that overrides the file: `RIDER_BASE_URL` for `base_url`.
+    package var environmentVariable: String { "RIDER_" + rawValue.uppercased() }
+
+    /// A secret is never printed, and never taken from the command line.
+    package var isSecret: Bool { self == .clientSecret }
+
+    /// How the file spells the value: `"timeout": 20`, `"cache_keep_on_logout": true`.
+    package var kind: Kind {
+        switch self {
+        case .timeout, .keyringTimeout, .cacheTimeToLive, .cacheMaximumUsers: .number
+        case .cacheKeepOnLogout: .flag
+        default: .text
+        }
+    }
+
+    /// What RiderKit uses when neither the file nor the environment sets it; `nil` for none.
+    package var defaultValue: String? {
+        switch self {
+        case .tokenPath: ConfigurationFile.Defaults.tokenPath
+        case .mePath: ConfigurationFile.Defaults.mePath
+        case .revokePath: ConfigurationFile.Defaults.revokePath
+        case .clientAuthentication: APIConfiguration.ClientAuthentication.basic.rawValue
+        case .timeout: Self.seconds(ConfigurationFile.Defaults.timeout)
+        case .vault: "automatic"
+        case .keyringTimeout: Self.seconds(ConfigurationFile.Defaults.keyringTimeout)
+        case .cache: "sqlite"
+        case .cacheTimeToLive: Self.seconds(CacheSettings().timeToLive)
+        case .cacheMaximumUsers: String(SQLiteUserCache.Configuration.defaultMaximumEntries)
+        case .cacheKeepOnLogout: "false"
+        case .baseURL, .clientID, .clientSecret, .scope: nil
+        }
+    }
+
+    /// The values the setting takes, for help and error messages.
+    package var allowedValues: String {
+        switch self {
+        case .baseURL: "an https URL (http only for loopback), e.g. https://api.example.com"
+        case .tokenPath, .mePath, .revokePath: "a path on the server, e.g. /auth/token"
+        case .clientID, .scope: "any text"
+        case .clientSecret: "any text (a secret: never printed)"
+        case .clientAuthentication: "basic or body"
+        case .timeout: "seconds, 1 to 600"
+        case .vault: "automatic, secret-service, encrypted-file, file:/absolute/path or memory"
+        case .keyringTimeout: "seconds, above 0 and at most 60"
+        case .cache: "sqlite, sqlite:/absolute/path/users.sqlite or memory"
+        case .cacheTimeToLive: "seconds, 0 to 31536000"
+        case .cacheMaximumUsers: "a whole number of users, 1 to 10000000"
+        case .cacheKeepOnLogout: "true or false"
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value.rounded() == value ? String(Int(value)) : String(value)
+    }
+}
+
+extension ConfigurationFile {
+    /// The values RiderKit falls back on, in one place for loading and for `rider config show`.
+    enum Defaults {
+        static let tokenPath = "/auth/token"
+        static let mePath = "/auth/me"
+        static let revokePath = "/auth/revoke"
+        static let timeout: TimeInterval = 15
+        static let keyringTimeout: Double = 2
+    }
+}

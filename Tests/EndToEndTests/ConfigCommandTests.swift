@@ -1,0 +1,102 @@
+import Foundation
+import RiderReferenceServer
+import Testing
+
+@Suite("rider CLI: config show, set and unset")
+struct ConfigCommandTests {
+    private func configFile(_ sandbox: Sandbox) -> URL {
+        sandbox.root.appendingPathComponent("home/.config/rider/config.json")
+    }
+
+    @Test("set writes the XDG config file that rider then reads: login and search work with no RIDER_BASE_URL")
+    func setThenUse() async throws {
+        let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 30, accessTokenTTL: .seconds(3600)))
+        let sandbox = try Sandbox(server: nil)
+        defer { sandbox.remove() }
+        do {
+            let unset = try await sandbox.rider("users", "search", "jo")
+            #expect(unset.status == 10, "no server configured yet: \(unset)")
+
+            let set = try await sandbox.rider("config", "set", "base_url", server.baseURL.absoluteString)
+            #expect(set.status == 0, "\(set)")
+            #expect(set.stdout.contains("set base_url = \(server.baseURL.absoluteString)"))
+            #expect(try await sandbox.rider("config", "set", "timeout", "30").status == 0)
+
+            let file = configFile(sandbox)
+            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            #expect(attributes[.posixPermissions] as? Int == 0o600)
+            let folder = try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)
+            #expect(folder[.posixPermissions] as? Int == 0o700)
+
+            #expect(try await sandbox.loginAsDemo().status == 0)
+            let search = try await sandbox.rider("users", "search", "demo")
+            #expect(search.status == 0, "\(search)")
+
+            let show = try await sandbox.rider(["config", "show", "--json"], environment: ["RIDER_TIMEOUT": "9"])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as? [String: Any])
+            let settings = try #require(object["settings"] as? [[String: Any]])
+            let byKey = Dictionary(uniqueKeysWithValues: settings.compactMap { s in (s["key"] as? String).map { ($0, s) } })
+            #expect(byKey["base_url"]?["source"] as? String == "file")
+            #expect(byKey["timeout"]?["value"] as? String == "9")
+            #expect(byKey["timeout"]?["source"] as? String == "environment")
+            #expect(byKey["vault"]?["source"] as? String == "default")
+            #expect(object["file"] as? String == file.path)
+
+            let unsetTimeout = try await sandbox.rider("config", "unset", "timeout")
+            #expect(unsetTimeout.status == 0, "\(unsetTimeout)")
+            let plain = try await sandbox.rider("config", "show")
+            #expect(plain.lines.contains { $0.hasPrefix("timeout") && $0.hasSuffix("default") }, "\(plain)")
+            #expect(!plain.stdout.contains("\u{1B}"), "no escapes when piped")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test("client_secret is taken only from stdin and never printed by set, show or show --json")
+    func secretNeverPrinted() async throws {
+        let sandbox = try Sandbox(server: nil)
+        defer { sandbox.remove() }
+        let secret = "cli-secret-\(UUID().uuidString)"
+        let onArgv = try await sandbox.rider("config", "set", "client_secret", secret)
+        #expect(onArgv.status == 2, "\(onArgv)")
+        #expect(!FileManager.default.fileExists(atPath: configFile(sandbox).path), "nothing written")
+
+        let piped = try await sandbox.rider("config", "set", "client_secret", "--value-stdin", stdin: secret + "\n")
+        #expect(piped.status == 0, "\(piped)")
+        #expect(try String(contentsOf: configFile(sandbox), encoding: .utf8).contains(secret), "it was stored")
+        let show = try await sandbox.rider("config", "show")
+        #expect(show.lines.contains { $0.hasPrefix("client_secret") && $0.contains("<redacted>") }, "\(show)")
+        _ = try await sandbox.rider("config", "show", "--json")
+        _ = try await sandbox.rider(["config", "show"], environment: ["RIDER_CLIENT_SECRET": secret + "-env"])
+        for output in await sandbox.transcript.outputs {
+            #expect(!output.contains(secret), "the client secret was printed")
+        }
+    }
+
+    @Test("bad keys and values are refused with their exit codes, and a file rider cannot parse is never replaced")
+    func refusals() async throws {
+        let sandbox = try Sandbox(server: nil)
+        defer { sandbox.remove() }
+        let unknown = try await sandbox.rider("config", "set", "colour", "red")
+        #expect(unknown.status == 2 && unknown.stderr.contains("base_url"), "lists the known keys: \(unknown)")
+        let badURL = try await sandbox.rider("--json", "config", "set", "base_url", "ftp://example.com")
+        #expect(badURL.status == 9, "\(badURL)")
+        #expect(badURL.stderr.contains("\"code\":\"invalid_input\""), "\(badURL)")
+        #expect(try await sandbox.rider("config", "set", "vault", "cloud").status == 9)
+        // A negative number needs `--` so it is not read as an option.
+        #expect(try await sandbox.rider("config", "set", "timeout", "--", "-1").status == 9)
+
+        let file = configFile(sandbox)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let broken = "{\"base_url\": \"https://api.example.com\", // my server\n}"
+        try Data(broken.utf8).write(to: file)
+        let set = try await sandbox.rider("config", "set", "timeout", "20")
+        #expect(set.status == 10, "\(set)")
+        #expect(set.stderr.contains(file.path), "names the file: \(set)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == broken, "the user's file is untouched")
+        #expect(try await sandbox.rider("config", "unset", "timeout").status == 10)
+        #expect(try await sandbox.rider("config", "show").status == 10)
+    }
+}
