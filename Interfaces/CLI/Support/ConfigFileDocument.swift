@@ -98,17 +98,20 @@ struct ConfigFileDocument: Sendable {
         } catch {
             throw ConfigError.cannotWrite(path: file.path, reason: "its settings cannot be written as JSON")
         }
-        let folder = file.deletingLastPathComponent()
+        // A config file that is a symbolic link (dotfile managers keep the real one elsewhere) is
+        // replaced where the link points, so the link stays a link.
+        let target = file.resolvingSymlinksInPath()
+        let folder = target.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
             throw ConfigError.cannotWrite(path: file.path, reason: "the folder \(folder.path) cannot be created")
         }
-        let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
+        let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
         do {
             try Self.writePrivately(data, to: temporary.path)
-            guard rename(temporary.path, file.path) == 0 else { throw POSIXFailure(errno: errno) }
+            guard rename(temporary.path, target.path) == 0 else { throw POSIXFailure(errno: errno) }
         } catch {
             unlink(temporary.path)
             let reason = (error as? POSIXFailure).map { String(cString: strerror($0.errno)) } ?? "\(error)"

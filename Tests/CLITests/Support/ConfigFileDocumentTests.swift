@@ -27,6 +27,26 @@ struct ConfigFileDocumentTests {
         #expect(try ConfigFileDocument(reading: file).text(for: .baseURL) == "https://api.example.com")
     }
 
+    @Test("a config file that is a symbolic link stays a link; the file it points to gets the change")
+    func keepsSymbolicLink() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dotfiles = folder.appendingPathComponent("dotfiles", isDirectory: true)
+        try FileManager.default.createDirectory(at: dotfiles, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let real = dotfiles.appendingPathComponent("rider.json")
+        try Data("{\"scope\": \"read\"}".utf8).write(to: real)
+        try FileManager.default.createSymbolicLink(at: file, withDestinationURL: real)
+
+        var document = try ConfigFileDocument(reading: file)
+        document.set(.timeout, to: "30")
+        try document.write()
+
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: file.path) == real.path)
+        let written = try ConfigFileDocument(reading: real)
+        #expect(written.text(for: .timeout) == "30" && written.text(for: .scope) == "read")
+        #expect(try permissions(real) == 0o600)
+    }
+
     @Test("numbers and flags are written as JSON numbers and booleans, and read back as RiderKit reads them")
     func typedValues() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
