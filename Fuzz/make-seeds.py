@@ -39,6 +39,9 @@ write("fuzz-token-response", "type-mac", tok(token_type="mac"))
 write("fuzz-token-response", "jwt-no-expiry", tok(access_token=jwt({"sub": "u_000001", "exp": 1735790645}), expires_in=None))
 write("fuzz-token-response", "obsolete-date", "Thursday, 02-Jan-25 03:04:05 GMT\n" + json.dumps(token))
 write("fuzz-token-response", "asctime-date", "Thu Jan  2 03:04:05 2025\n" + json.dumps(token))
+# A finding of the old substring oracle (CI, fuzz-smoke): a role that holds the refresh token is shown
+# on purpose; the invariant now checks that renderings do not change with the tokens.
+write("fuzz-token-response", "role-holds-token", tok(role="use" + token["refresh_token"]))
 
 write("fuzz-token-error", "invalid-grant", "\n" + json.dumps({"error": "invalid_grant", "error_description": "wrong email or password"}))
 write("fuzz-token-error", "invalid-client-basic", 'Basic realm="token"\n' + json.dumps({"error": "invalid_client"}))
@@ -97,3 +100,6 @@ stored = {"version": 1, "access_token": "at_Zm9vYmFy", "refresh_token": "rt_YmF6
 write("fuzz-stored-session", "complete", json.dumps(stored, sort_keys=True))
 write("fuzz-stored-session", "minimal", json.dumps({k: stored[k] for k in ("version", "access_token", "user_id", "token_type", "issued_at")}))
 write("fuzz-stored-session", "fractional", json.dumps(dict(stored, expires_at=1735790645.25, role=None)))
+# The same finding as role-holds-token: a user id that holds the access token.
+write("fuzz-stored-session", "user-id-holds-token", json.dumps({k: stored[k] for k in ("version", "access_token", "token_type", "issued_at")}
+                                                               | {"user_id": "u_000001" + stored["access_token"]}))

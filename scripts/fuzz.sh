@@ -13,9 +13,15 @@ if [ ${#targets[@]} -eq 0 ]; then
            fuzz-stored-session)
 fi
 
+# Coverage is asked for explicitly, not left to what -sanitize=fuzzer implies: one debug build here
+# came out with ASan but no coverage counters (libFuzzer: "no interesting inputs ... instrumented
+# for coverage?") and fuzzed blind while reporting ok; a bare swiftc -Onone -g with the two
+# -sanitize flags behaves the same. A run that reports no coverage now fails.
+coverage=(-Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table)
+
 # The linker warns once per ASan symbol it cannot export; those lines are noise, a failure is not.
 build_log=$(mktemp)
-if ! swift build --sanitize=fuzzer --sanitize=address > "$build_log" 2>&1; then
+if ! swift build --sanitize=fuzzer --sanitize=address "${coverage[@]}" > "$build_log" 2>&1; then
   grep -v "ld.gold: warning: Cannot export local symbol" "$build_log" >&2
   rm -f "$build_log"
   echo "fuzz: the fuzz targets do not build" >&2
@@ -23,7 +29,7 @@ if ! swift build --sanitize=fuzzer --sanitize=address > "$build_log" 2>&1; then
 fi
 grep -v "ld.gold: warning: Cannot export local symbol" "$build_log" | tail -3
 rm -f "$build_log"
-bin="$(swift build --sanitize=fuzzer --sanitize=address --show-bin-path)"
+bin="$(swift build --sanitize=fuzzer --sanitize=address "${coverage[@]}" --show-bin-path)"
 
 mkdir -p .build/findings .build/corpus
 summary=.build/fuzz-summary.txt
@@ -47,7 +53,9 @@ for target in "${targets[@]}"; do
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   corpus=$(find "$work" -type f | wc -l)
   seeds=$(find "Corpus/$target" -type f | wc -l)
-  if [ "$status" -eq 0 ]; then result=ok; else result="FAILED (exit $status, see Fuzz/$log)"; failed=1; fi
+  if [ "$status" -ne 0 ]; then result="FAILED (exit $status, see Fuzz/$log)"; failed=1
+  elif grep -q "instrumented for coverage" "$log"; then result="FAILED (no coverage: the target is not instrumented)"; failed=1
+  else result=ok; fi
   printf "%-22s %8s %12s %8s %7s  %s\n" "$target" "$seconds" "$runs" "$((corpus + seeds))" "$seeds" "$result" >> "$summary"
   if [ "$status" -ne 0 ]; then
     grep -m1 -E "Fatal error|ERROR: AddressSanitizer|ERROR: libFuzzer|Precondition failed|deadly signal" "$log" >&2 || true

@@ -38,9 +38,41 @@ public enum FuzzInvariant {
                      "an error message with control characters: \(text.debugDescription)")
     }
 
-    /// `rendered` does not quote `secret` (when the secret is long enough to be recognisable).
-    public static func redacted(_ rendered: String, hides secret: String?) {
-        guard let secret, secret.count >= 8 else { return }
-        precondition(!rendered.contains(secret), "a rendering shows a secret: \(rendered.debugDescription)")
+    /// No rendering of `value` depends on its secrets: rendering it, and a copy whose secrets
+    /// `swap` replaced with others, gives the same text.
+    ///
+    /// A search for the secret's text in the rendering is not enough: outside data may put the
+    /// token inside a field that is shown on purpose (a user id `u_1at_…` holding the access token
+    /// `at_…`), and the search would flag that; a rendering that shows a secret changes with it.
+    public static func redacted<Value>(_ value: Value, swap: (inout Value) -> Void,
+                                       renderings: (Value) -> [String]) {
+        var other = value
+        swap(&other)
+        let shown = renderings(value)
+        let shownForOther = renderings(other)
+        for (rendering, renderingForOther) in zip(shown, shownForOther) where rendering != renderingForOther {
+            preconditionFailure("a rendering shows a secret: \(rendering.debugDescription)")
+        }
+    }
+
+    /// A secret of the same presence as `secret` and another value: the swap ``redacted(_:swap:renderings:)``
+    /// needs, which keeps `nil` as `nil` (renderings may say whether a token exists).
+    public static func otherSecret(than secret: String) -> String {
+        secret == "swapped-secret-A" ? "swapped-secret-B" : "swapped-secret-A"
+    }
+
+    /// Every way a value is printed: `description`, `debugDescription` (via reflection) and `dump`.
+    public static func renderings(of value: some CustomStringConvertible) -> [String] {
+        var dumped = ""
+        dump(value, to: &dumped)
+        return [value.description, String(reflecting: value), dumped]
+    }
+
+    /// No rendering of `session` depends on its access or refresh token.
+    public static func tokensRedacted(in session: Session) {
+        redacted(session, swap: { session in
+            session.accessToken = otherSecret(than: session.accessToken)
+            session.refreshToken = session.refreshToken.map(otherSecret(than:))
+        }, renderings: renderings(of:))
     }
 }

@@ -33,27 +33,18 @@ public func fuzzTokenResponse(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         if let lifetime = grant.effectiveLifetime(at: FuzzFixtures.now) {
             precondition(lifetime.isFinite && lifetime > 0 && lifetime <= TokenGrant.maximumLifetime)
         }
-        for rendering in [grant.description, grant.debugDescription, String(reflecting: grant), dumped(grant)] {
-            FuzzInvariant.redacted(rendering, hides: grant.accessToken)
-            FuzzInvariant.redacted(rendering, hides: grant.refreshToken)
-        }
+        FuzzInvariant.redacted(grant, swap: { grant in
+            grant.accessToken = FuzzInvariant.otherSecret(than: grant.accessToken)
+            grant.refreshToken = grant.refreshToken.map(FuzzInvariant.otherSecret(than:))
+        }, renderings: FuzzInvariant.renderings(of:))
         do {
             let session = try grant.session(issuedAt: FuzzFixtures.now, userID: nil, previous: FuzzFixtures.previousSession)
             precondition(session.refreshToken != nil, "a refresh answer lost the refresh token")
             precondition(session.tokenType == "Bearer")
-            for rendering in [session.description, String(reflecting: session), dumped(session)] {
-                FuzzInvariant.redacted(rendering, hides: session.accessToken)
-                FuzzInvariant.redacted(rendering, hides: session.refreshToken)
-            }
+            FuzzInvariant.tokensRedacted(in: session)
         } catch {
             FuzzInvariant.printable(error)
         }
     }
     return 0
-}
-
-private func dumped(_ value: Any) -> String {
-    var text = ""
-    dump(value, to: &text)
-    return text
 }
