@@ -51,7 +51,7 @@ struct SQLiteUserCacheSearchTests {
         #expect(ids(try await cache.search("jo gar", page: PageRequest())) == ["u_000001"])
     }
 
-    @Test("a match in the display name ranks above a match in the email only (bm25)")
+    @Test("a match in the display name ranks above a match in the email only")
     func ranking() async throws {
         let (folder, cache) = try await cacheWithRiders()
         defer { folder.remove() }
@@ -60,6 +60,45 @@ struct SQLiteUserCacheSearchTests {
         #expect(page.users.map(\.id) == ["u_000005"])
         let jo = try await cache.search("jo", page: PageRequest())
         #expect(jo.users.last?.id == "u_000005", "Chloé matches 'jo' only through her email")
+    }
+
+    @Test("name matches come first, then email-only matches, each in the order first cached, across pages")
+    func groupsAcrossPages() async throws {
+        let folder = try CacheFolder()
+        defer { folder.remove() }
+        let cache = folder.cache()
+        // Every email starts with "rider"; only the even-numbered display names do.
+        try await cache.store((1...12).map { CacheSamples.user($0, $0.isMultiple(of: 2) ? "Rider \($0)" : "Pat \($0)") },
+                              at: CacheSamples.epoch)
+        // Stored again later: an update keeps the user's place.
+        try await cache.store([CacheSamples.user(2, "Rider 2")], at: CacheSamples.epoch.addingTimeInterval(60))
+
+        var pages: [UserPage] = []
+        for number in 1...4 {
+            pages.append(try await cache.search("rider", page: PageRequest(page: number, limit: 4)))
+        }
+
+        let numbers = pages.map { $0.users.map { Int($0.id.rawValue.dropFirst(2)) ?? 0 } }
+        #expect(numbers == [[2, 4, 6, 8], [10, 12, 1, 3], [5, 7, 9, 11], []])
+        #expect(pages.map(\.total) == [12, 12, 12, 12])
+        #expect(pages.map(\.hasNext) == [true, true, false, false])
+    }
+
+    @Test("a two-word query: users with both words in the name first, then the rest")
+    func groupsForTwoWords() async throws {
+        let folder = try CacheFolder()
+        defer { folder.remove() }
+        let cache = folder.cache()
+        try await cache.store([
+            CacheSamples.user(1, "Ana Silva", email: "garcia.ana@example.com"),
+            CacheSamples.user(2, "Ana García", email: "ana@example.com"),
+            CacheSamples.user(3, "Bea García", email: "bea@example.com"),
+        ], at: CacheSamples.epoch)
+
+        let page = try await cache.search("ana gar", page: PageRequest())
+
+        #expect(page.users.map(\.id) == ["u_000002", "u_000001"])
+        #expect(page.total == 2 && !page.hasNext)
     }
 
     @Test("FTS5 syntax in the query is searched for as words, never run", arguments: [

@@ -88,20 +88,31 @@ final class RawSQLite {
         try exec("COMMIT")
     }
 
-    /// Count plus one page, as `SQLiteUserCache.search` runs them; returns the rows read.
+    /// The first page as `SQLiteUserCache.search` finds it — count every match, then the users
+    /// whose display name matches, then (when the page is not full) those matched through the
+    /// email only, each group in rowid order — with the rows joined in SQL; returns the rows read.
     func search(_ query: String, limit: Int) throws -> Int {
-        let pattern = query.split { !$0.isLetter && !$0.isNumber }.map { "\"\($0)\"*" }.joined(separator: " ")
+        let everywhere = query.split { !$0.isLetter && !$0.isNumber }.map { "\"\($0)\"*" }.joined(separator: " ")
+        let inName = "{display_name} : (\(everywhere))"
         let count = try prepare("SELECT count(*) FROM user_fts WHERE user_fts MATCH ?")
-        sqlite3_bind_text(count, 1, pattern, -1, Self.transient)
+        sqlite3_bind_text(count, 1, everywhere, -1, Self.transient)
         guard sqlite3_step(count) == SQLITE_ROW else { throw Failure(description: String(cString: sqlite3_errmsg(db))) }
+        let total = Int(sqlite3_column_int64(count, 0))
+        sqlite3_reset(count)
+        var rows = try page(matching: inName, limit: limit)
+        if rows < limit, rows < total {
+            rows += try page(matching: "(\(everywhere)) NOT (\(inName))", limit: limit - rows)
+        }
+        return rows
+    }
+
+    private func page(matching pattern: String, limit: Int) throws -> Int {
         let page = try prepare("""
             SELECT user.id, user.email, user.display_name, user.role, user.rider_type, user.created_at,
                    user.stored_at, user.entity_tag
-            FROM (
-                SELECT rowid AS match_key, bm25(user_fts, 4.0, 1.0) AS score FROM user_fts
-                WHERE user_fts MATCH ? ORDER BY score, rowid LIMIT ? OFFSET 0
-            ) AS best JOIN user ON user.key = best.match_key
-            ORDER BY best.score, best.match_key
+            FROM (SELECT rowid AS match_key FROM user_fts WHERE user_fts MATCH ? ORDER BY rowid LIMIT ?) AS found
+            JOIN user ON user.key = found.match_key
+            ORDER BY found.match_key
             """)
         sqlite3_bind_text(page, 1, pattern, -1, Self.transient)
         sqlite3_bind_int(page, 2, Int32(limit))
@@ -111,7 +122,6 @@ final class RawSQLite {
             _ = String(cString: sqlite3_column_text(page, 2))
             rows += 1
         }
-        sqlite3_reset(count)
         sqlite3_reset(page)
         return rows
     }

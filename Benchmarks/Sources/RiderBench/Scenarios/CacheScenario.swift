@@ -108,7 +108,7 @@ struct CacheScenario {
         rows.append(ReportRow(name: "open + first hit p50 — RiderKit column: full quick_check; floor column: default header check", riderKit: checkedOpen.p50,
                         floor: plainOpen.p50, unit: "ms"))
 
-        // How much work each search did: every match is ranked by bm25 and counted.
+        // How much work each search did: every match is counted; only a page of them is read.
         rows.append(ReportRow(name: "mean matches per one-word prefix search", riderKit: Double(matches / max(1, queries.count)),
                               floor: nil, unit: ""))
         rows.append(ReportRow(name: "mean matches per two-word prefix search", riderKit: Double(narrowMatches / max(1, narrowQueries.count)),
