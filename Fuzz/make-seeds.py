@@ -70,13 +70,19 @@ write("fuzz-user-json", "page", 'W/"p1"\n' + json.dumps({"users": [user, dict(us
 write("fuzz-user-json", "rider", '"r7"\n' + json.dumps(rider))
 write("fuzz-user-json", "registered", '\n' + json.dumps({"id": "u_000002"}))
 
+compact = dict(separators=(",", ":"))
 write("fuzz-user-json", "preferences", '"p1"\n' + json.dumps({
-    "notifications": {"ride_invitations": True, "messages": True, "newsletter": False, "weekly_digest": False},
-    "visibility": {"profile": "members", "show_base_location": False}, "units": "metric", "future_setting": [1, 2]}))
-write("fuzz-user-json", "base-location", '\n' + json.dumps({"latitude": 47.3769, "longitude": 8.5417,
-    "place_name": "Zürich", "updated_at": "2025-01-02T03:04:05Z"}))
-write("fuzz-user-json", "sports", '"s1"\n' + json.dumps([{"id": "gravel", "name": "Gravel"}, {"id": "road", "name": "Road"}]))
+    "notifications": {"ride_invitations": True, "messages": False, "newsletter": False, "weekly_digest": True},
+    "visibility": {"profile": "members", "show_base_location": False}, "units": "imperial"}, **compact))
+write("fuzz-user-json", "base-location", '"l1"\n' + json.dumps({"latitude": -33.9249, "longitude": 18.4241,
+    "place_name": "Cape Town", "updated_at": "2025-01-02T03:04:05Z"}, **compact))
+write("fuzz-user-json", "sports", 'public, max-age=86400\n' + json.dumps({"sports": [{"id": "gravel", "name": "Gravel"},
+    {"id": "mtb", "name": "Mountain bike"}]}, **compact))
 write("fuzz-user-json", "rider-sports", '\n' + json.dumps([{"id": "gravel", "name": "Gravel", "level": "advanced"}]))
+# Found by fuzz-user-json: a field name from the payload (a member preferences keep) in the error message,
+# with a control character; names on the path are now clipped like problem text.
+write("fuzz-user-json", "regression-control-character-key",
+      b'\n{"latitude": 47.3769, "longitude":7, "\x7flace_name": "Z\xff:04:05Z"}')
 
 for name, value in [("imf", date), ("rfc850", "Thursday, 02-Jan-25 03:04:05 GMT"), ("asctime", "Thu Jan  2 03:04:05 2025"),
                     ("seconds", "120"), ("zero", "0"), ("negative", "-1"), ("many-digits", "9" * 40), ("inf", "inf")]:

@@ -35,16 +35,18 @@ enum ContractCoding {
         return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    /// Names the failing field without quoting the payload, which may hold a token.
+    /// Names the failing field without quoting the payload, which may hold a token. The field
+    /// names on the path may come from the payload (an object the client keeps as it is), so
+    /// they are clipped like a server's problem text: no control characters, bounded length.
     private static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-            return keys.isEmpty ? "top level" : keys.joined(separator: ".")
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ProblemMapping.clip($0.stringValue) }
+            return keys.isEmpty ? "top level" : ProblemMapping.clip(keys.joined(separator: "."))
         }
         switch error {
         case .keyNotFound(let key, let context):
             let parent = path(context)
-            return "missing field '\(key.stringValue)'" + (parent == "top level" ? "" : " in \(parent)")
+            return "missing field '\(ProblemMapping.clip(key.stringValue))'" + (parent == "top level" ? "" : " in \(parent)")
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "wrong type at \(path(context))"
         case .dataCorrupted(let context):
