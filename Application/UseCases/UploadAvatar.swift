@@ -38,13 +38,21 @@ public struct UploadAvatar: Sendable {
     ///   - data: the image file's content: a JPEG or PNG, recognised by its first bytes.
     ///   - filename: the file's name; only its last component is sent, without quotes or
     ///     control characters.
+    ///   - progress: told how much of the upload has been handed to the network, from the
+    ///     transport's threads, when the transport can tell (`AsyncHTTPClientTransport` and
+    ///     `URLSessionTransport` can); it starts from zero again if the request is sent again
+    ///     after the session was renewed.
     /// - Returns: the updated profile, with the avatar's URL and the profile's new entity tag.
     /// - Throws: `RiderError.invalidAvatar(_:)` for an empty, too large or unsupported image
     ///   (before sending, or when the server says so), `RiderError.invalidInput(_:)` when the
     ///   server rejects it otherwise, `RiderError.notSignedIn`, `RiderError.sessionExpired`,
     ///   network errors.
-    public func callAsFunction(_ data: Data, filename: String) async throws -> Rider {
+    public func callAsFunction(_ data: Data, filename: String,
+                               progress: (@Sendable (UploadProgress) -> Void)? = nil) async throws -> Rider {
         let image = try AvatarImage(data: data, filename: filename, maximumByteCount: configuration.maximumByteCount)
-        return try await api.send(API.uploadMyAvatar(image))
+        guard let progress else { return try await api.send(API.uploadMyAvatar(image)) }
+        return try await UploadProgress.$observer.withValue(progress) {
+            try await api.send(API.uploadMyAvatar(image))
+        }
     }
 }

@@ -138,7 +138,15 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        if let body = request.body {
+            if let observer = UploadProgress.observer, !body.isEmpty {
+                // Streamed in slices only when someone listens: AsyncHTTPClient pulls the next
+                // slice once the previous one is written, which is the progress to report.
+                outgoing.body = .stream(ProgressReportingBody(body, observer: observer), length: .known(Int64(body.count)))
+            } else {
+                outgoing.body = .bytes(ByteBuffer(bytes: body))
+            }
+        }
 
         let route = configuration.proxies.route(for: request.url)
         let client = try client(for: route)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import RiderDomain
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -31,6 +32,7 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct Transfer {
         let continuation: CheckedContinuation<Outcome, any Error>
         let maximumBytes: Int
+        let progress: (@Sendable (UploadProgress) -> Void)?
         var response: HTTPURLResponse?
         var body = Data()
         var tooLarge = false
@@ -39,18 +41,28 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     private let transfers = Mutex<[Int: Transfer]>([:])
 
-    /// Runs `task` to completion; cancelling the calling Swift task cancels it.
-    func run(_ task: URLSessionDataTask, maximumBytes: Int) async throws -> Outcome {
+    /// Runs `task` to completion; cancelling the calling Swift task cancels it. `progress` hears
+    /// of the request body as Foundation sends it.
+    func run(_ task: URLSessionDataTask, maximumBytes: Int,
+             progress: (@Sendable (UploadProgress) -> Void)? = nil) async throws -> Outcome {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Outcome, any Error>) in
                 transfers.withLock {
-                    $0[task.taskIdentifier] = Transfer(continuation: continuation, maximumBytes: maximumBytes)
+                    $0[task.taskIdentifier] = Transfer(continuation: continuation, maximumBytes: maximumBytes,
+                                                       progress: progress)
                 }
                 task.resume()
             }
         } onCancel: {
             task.cancel()
         }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+                    totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        guard let progress = transfers.withLock({ $0[task.taskIdentifier]?.progress }) else { return }
+        let total = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : totalBytesSent
+        progress(UploadProgress(sentBytes: Int(clamping: totalBytesSent), totalBytes: Int(clamping: total)))
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,

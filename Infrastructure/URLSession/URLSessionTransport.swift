@@ -74,7 +74,8 @@ public final class URLSessionTransport: HTTPTransport {
         let outcome: TransferDelegate.Outcome
         do {
             outcome = try await delegate.run(session.dataTask(with: urlRequest),
-                                             maximumBytes: configuration.maximumResponseBytes)
+                                             maximumBytes: configuration.maximumResponseBytes,
+                                             progress: request.body == nil ? nil : UploadProgress.observer)
         } catch TransferDelegate.Failure.tooLarge {
             throw RiderError.malformedResponse(
                 "the answer to \(request) is larger than \(configuration.maximumResponseBytes) bytes")

@@ -10,8 +10,8 @@ struct ProfileAvatarCommand: GlobalOptionsCommand {
         discussion: """
             The picture's content decides its type, not its name. An empty file, a file over \
             5 MiB or one that is neither JPEG nor PNG exits with 9 before anything is sent. While \
-            a large file uploads, a spinner with the time so far shows on standard error when it \
-            is a terminal (never with --json).
+            a file of 256 KiB or more uploads, a progress bar (percentage and bytes sent) shows \
+            on standard error when it is a terminal (never with --json).
 
             Example:
               rider profile avatar ~/Pictures/me.jpg
@@ -30,15 +30,14 @@ struct ProfileAvatarCommand: GlobalOptionsCommand {
         let data = try AvatarFile.contents(of: path, checkSize: upload.checkSize,
                                            maximumByteCount: upload.configuration.maximumByteCount)
         let filename = URL(fileURLWithPath: path).lastPathComponent
-        let spinner = UploadSpinner.start("Uploading \(filename) (\(ByteCount(data.count)))",
-                                          byteCount: data.count, json: global.json)
+        let bar = UploadProgressBar("Uploading \(filename)", byteCount: data.count, json: global.json)
         let rider: Rider
         do {
-            rider = try await upload(data, filename: filename)
-            await spinner.stop()
+            rider = try await upload(data, filename: filename, progress: bar.observer)
+            bar.stop()
         } catch {
             // Erased before the error is printed on the same line.
-            await spinner.stop()
+            bar.stop()
             throw error
         }
         let output = RiderOutput(rider)

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The one transient line `rider` may draw on standard error — the upload spinner — kept apart
+/// The one transient line `rider` may draw on standard error — the upload progress bar — kept apart
 /// from prompts: ``hidden(while:)`` erases it while a question is asked on the terminal and
 /// draws it again afterwards, so a password prompt is never overdrawn.
 final class StatusLine: Sendable {

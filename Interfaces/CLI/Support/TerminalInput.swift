@@ -14,7 +14,7 @@ enum TerminalInput {
     /// - Throws: ``CLIError/usage(_:)`` when there is no terminal to ask.
     static func readLine(prompt: String, echo: Bool, hint: String) throws -> String {
         // A question can come up in the middle of an upload (an expired session, the vault's
-        // passphrase): its spinner waits, so it never draws over the prompt.
+        // passphrase): its progress bar waits, so it never draws over the prompt.
         try StatusLine.standardError.hidden { try ask(prompt: prompt, echo: echo, hint: hint) }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RiderApplication
 import RiderDomain
 import Testing
@@ -81,6 +82,41 @@ struct UploadAvatarTests {
         #expect(await harness.vault.storedSession?.accessToken == "access-2")
     }
 
+    @Test("the progress closure reaches the transport through the session engine, on the renewed attempt too")
+    func progressReachesTheTransport() async throws {
+        let harness = try UseCaseHarness.signedIn()
+        // What an adapter does: it reports to whoever the task-local names while it sends.
+        harness.transport.stub(.post, "/riders/me/avatar", times: 2) { request in
+            let size = request.body?.count ?? 0
+            UploadProgress.observer?(UploadProgress(sentBytes: 0, totalBytes: size))
+            UploadProgress.observer?(UploadProgress(sentBytes: size, totalBytes: size))
+            return request.bearerToken == "access-2"
+                ? .successful(Fixtures.rider(avatarURL: Self.avatarURL), headers: ["ETag": "\"v2\""])
+                : .problem(status: 401, headers: ["WWW-Authenticate": "Bearer realm=\"rider\", error=\"invalid_token\""])
+        }
+        harness.stubTokenEndpoint(times: 1)
+        let heard = Heard()
+
+        _ = try await upload(harness)(Self.jpeg, filename: "me.jpg", progress: { heard.append($0) })
+
+        let size = try #require(harness.transport.requests(.post, "/riders/me/avatar").first?.body?.count)
+        #expect(heard.values.map(\.sentBytes) == [0, size, 0, size], "each attempt reports from zero")
+        #expect(heard.values.allSatisfy { $0.totalBytes == size })
+        #expect(UploadProgress.observer == nil, "set for the call only")
+    }
+
+    @Test("without a progress closure no observer is set, so adapters send the body whole")
+    func noProgressNoObserver() async throws {
+        let harness = try UseCaseHarness.signedIn()
+        harness.transport.stub(.post, "/riders/me/avatar", times: 1) { _ in
+            UploadProgress.observer == nil
+                ? .successful(Fixtures.rider(avatarURL: Self.avatarURL), headers: ["ETag": "\"v2\""])
+                : .problem(status: 500, detail: "an observer was set")
+        }
+
+        _ = try await upload(harness)(Self.jpeg, filename: "me.jpg")
+    }
+
     @Test("a 503 or a dropped connection is not retried: the server may have stored the picture", arguments: [
         StubReply.problem(status: 503), StubReply.unreachable,
     ])
@@ -138,4 +174,11 @@ struct UploadAvatarTests {
 
         #expect(try await harness.cache.statistics() == before, "no lookups counted, nothing stored or dropped")
     }
+}
+
+/// Progress reports collected from the transport's side.
+private final class Heard: Sendable {
+    private let state = Mutex<[UploadProgress]>([])
+    func append(_ progress: UploadProgress) { state.withLock { $0.append(progress) } }
+    var values: [UploadProgress] { state.withLock { $0 } }
 }

@@ -1,0 +1,68 @@
+import Foundation
+import RiderKit
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A progress bar on standard error while an upload runs, erased when it ends:
+/// `Uploading me.jpg [##########..........]  50%  2.1 MiB of 4.2 MiB` (ASCII only, so it reads
+/// the same in any locale and font).
+///
+/// It moves with what the HTTP transport reports as handed to the connection
+/// (``UploadProgress``), not with a guess; a transport that cannot tell leaves it at 0 %, and a
+/// request sent again after the session was renewed starts it again.
+final class UploadProgressBar: Sendable {
+    /// Files smaller than this upload in a blink on any link worth the name: no bar.
+    static let minimumByteCount = 256 * 1024
+
+    private let label: String
+    private let line: StatusLine?
+    /// The percentage last drawn: the bar is redrawn when it changes, not for every slice.
+    private let drawn = Mutex<Int?>(nil)
+
+    /// A bar that draws when it can help: a large file, standard error a terminal, and no
+    /// `--json` (whose errors go to standard error as JSON, which a bar would corrupt).
+    /// - Parameters:
+    ///   - label: what is being sent, such as `Uploading me.jpg`.
+    ///   - byteCount: the upload's size.
+    ///   - json: whether `--json` was given.
+    init(_ label: String, byteCount: Int, json: Bool) {
+        self.label = label
+        let wanted = !json && byteCount >= Self.minimumByteCount && isatty(STDERR_FILENO) == 1
+        line = wanted ? StatusLine.standardError : nil
+    }
+
+    /// What to give the upload as its `progress`; `nil` when the bar does not draw.
+    var observer: (@Sendable (UploadProgress) -> Void)? {
+        guard line != nil else { return nil }
+        return { [self] progress in self.show(progress) }
+    }
+
+    private func show(_ progress: UploadProgress) {
+        guard let line else { return }
+        let percent = Int((progress.fractionCompleted * 100).rounded(.down))
+        drawn.withLock { drawn in
+            guard drawn != percent else { return }
+            drawn = percent
+            line.show(Self.render(label, progress))
+        }
+    }
+
+    /// Erases the bar before anything else is printed.
+    func stop() {
+        line?.clear()
+    }
+
+    /// The bar's text for `progress`: the label, `width` cells, the percentage (rounded down, so
+    /// 100 % means all of it) and the bytes sent.
+    static func render(_ label: String, _ progress: UploadProgress, width: Int = 20) -> String {
+        let filled = Int((progress.fractionCompleted * Double(width)).rounded(.down))
+        let percent = Int((progress.fractionCompleted * 100).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let percentText = String(repeating: " ", count: 3 - String(percent).count) + "\(percent)%"
+        return "\(label) [\(bar)] \(percentText)  \(ByteCount(progress.sentBytes)) of \(ByteCount(progress.totalBytes))"
+    }
+}
