@@ -10,6 +10,8 @@ public actor InMemoryUserCache: UserCache {
     private struct Entry {
         var cached: Cached<User>
         var lastUsed: UInt64
+        /// When the user was first stored: search's order within a group, as in SQLite.
+        var firstStored: UInt64
     }
 
     private let maximumEntries: Int
@@ -56,10 +58,13 @@ public actor InMemoryUserCache: UserCache {
 
     public func search(_ query: String, page: PageRequest) async throws -> UserPage {
         let terms = UserSearchText.words(in: query)
-        let matches = entries.values.map(\.cached)
-            .filter { UserSearchText.matches(terms, user: $0.value) }
-            .sorted { ($0.value.displayName.lowercased(), $0.value.id.rawValue)
-                < ($1.value.displayName.lowercased(), $1.value.id.rawValue) }
+        // SQLiteUserCache's order: users whose display name matches every word first, then those
+        // found through the email, each group in the order the users were first stored.
+        let matches = entries.values
+            .filter { UserSearchText.matches(terms, user: $0.cached.value) }
+            .map { (entry: $0, inName: UserSearchText.matches(terms, in: $0.cached.value.displayName)) }
+            .sorted { ($0.inName ? 0 : 1, $0.entry.firstStored) < ($1.inName ? 0 : 1, $1.entry.firstStored) }
+            .map(\.entry.cached)
         let start = min((page.page - 1) * page.limit, matches.count)
         let end = min(start + page.limit, matches.count)
         let slice = matches[start..<end]
@@ -80,7 +85,9 @@ public actor InMemoryUserCache: UserCache {
     }
 
     private func put(_ user: User, entityTag: EntityTag?, at date: Date) {
-        entries[user.id] = Entry(cached: Cached(value: user, storedAt: date, entityTag: entityTag), lastUsed: nextUse())
+        let use = nextUse()
+        entries[user.id] = Entry(cached: Cached(value: user, storedAt: date, entityTag: entityTag), lastUsed: use,
+                                 firstStored: entries[user.id]?.firstStored ?? use)
     }
 
     private func evict() {

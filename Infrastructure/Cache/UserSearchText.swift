@@ -11,8 +11,16 @@ enum UserSearchText {
     }
 
     static func matches(_ terms: [String], user: User) -> Bool {
+        matches(terms, words: words(in: user.displayName) + words(in: user.email))
+    }
+
+    /// Whether every term starts some word of `text` alone (the display name, say).
+    static func matches(_ terms: [String], in text: String) -> Bool {
+        matches(terms, words: words(in: text))
+    }
+
+    private static func matches(_ terms: [String], words haystack: [String]) -> Bool {
         guard !terms.isEmpty else { return false }
-        let haystack = words(in: user.displayName) + words(in: user.email)
         return terms.allSatisfy { term in haystack.contains { $0.hasPrefix(term) } }
     }
 }

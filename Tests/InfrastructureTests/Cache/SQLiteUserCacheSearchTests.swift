@@ -62,11 +62,13 @@ struct SQLiteUserCacheSearchTests {
         #expect(jo.users.last?.id == "u_000005", "Chloé matches 'jo' only through her email")
     }
 
-    @Test("name matches come first, then email-only matches, each in the order first cached, across pages")
-    func groupsAcrossPages() async throws {
+    @Test("name matches come first, then email-only matches, each in the order first cached, across pages",
+          arguments: ["SQLiteUserCache", "InMemoryUserCache"])
+    func groupsAcrossPages(kind: String) async throws {
         let folder = try CacheFolder()
         defer { folder.remove() }
-        let cache = folder.cache()
+        // The in-memory fake orders its results as the SQLite cache does.
+        let cache: any UserCache = kind == "SQLiteUserCache" ? folder.cache() : InMemoryUserCache()
         // Every email starts with "rider"; only the even-numbered display names do.
         try await cache.store((1...12).map { CacheSamples.user($0, $0.isMultiple(of: 2) ? "Rider \($0)" : "Pat \($0)") },
                               at: CacheSamples.epoch)
