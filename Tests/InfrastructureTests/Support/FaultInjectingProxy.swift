@@ -118,12 +118,18 @@ final class FaultInjectingProxy: @unchecked Sendable {
         }
     }
 
-    /// Sends `request` to the server on a fresh connection and reads its whole answer.
+    /// Sends `request` to the server on a fresh connection and reads its whole answer, marked
+    /// `Connection: close` for the client.
+    ///
+    /// The proxy closes every connection after one answer, but the server does not say so (it
+    /// sends no `Connection` header): a client would keep the connection for the next request
+    /// and, when it reuses it before noticing the close, lose an attempt that the proxy never
+    /// counts — the scripted fault then lands on the wrong attempt (seen once in CI-like runs).
     private func forward(_ request: ProxySocket.Request) -> [UInt8]? {
         guard let upstream = ProxySocket.connect(port: upstreamPort) else { return nil }
         defer { close(upstream) }
         ProxySocket.write(upstream, request.bytesClosingConnection)
-        return ProxySocket.readToEnd(upstream)
+        return ProxySocket.closingConnection(ProxySocket.readToEnd(upstream))
     }
 }
 
@@ -224,6 +230,15 @@ enum ProxySocket {
     }
 
     /// The index just past the blank line that ends the head.
+    /// `response` with `Connection: close` added after its status line, unless it says so already.
+    static func closingConnection(_ response: [UInt8]) -> [UInt8] {
+        guard let end = headerEnd(response),
+              !String(decoding: response[..<end], as: UTF8.self).lowercased().contains("\r\nconnection: close"),
+              let statusEnd = (0..<(end - 1)).first(where: { response[$0] == 13 && response[$0 + 1] == 10 })
+        else { return response }
+        return Array(response[..<(statusEnd + 2)]) + Array("Connection: close\r\n".utf8) + Array(response[(statusEnd + 2)...])
+    }
+
     static func headerEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
         for index in 0...(bytes.count - 4)
