@@ -30,7 +30,7 @@ struct AvatarTests {
             #expect(run.lines.first == "Avatar uploaded.", "\(run)")
             let expectedURL = server.baseURL.absoluteString + "/riders/\(Demo.userID)/avatar"
             #expect(run.lines.contains { $0.hasPrefix("avatar") && $0.hasSuffix(expectedURL) }, "\(run)")
-            #expect(run.stderr.isEmpty, "no spinner or other progress when stderr is not a terminal: \(run)")
+            #expect(run.stderr.isEmpty, "no progress bar or other output when stderr is not a terminal: \(run)")
 
             let show = try await sandbox.rider("profile", "show", "--json")
             let profile = try #require(try JSONSerialization.jsonObject(with: Data(show.stdout.utf8)) as? [String: Any])
