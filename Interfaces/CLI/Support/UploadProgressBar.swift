@@ -43,7 +43,7 @@ final class UploadProgressBar: Sendable {
 
     private func show(_ progress: UploadProgress) {
         guard let line else { return }
-        let percent = Int((progress.fractionCompleted * 100).rounded(.down))
+        let percent = Self.percent(progress)
         drawn.withLock { drawn in
             guard drawn != percent else { return }
             drawn = percent
@@ -56,11 +56,16 @@ final class UploadProgressBar: Sendable {
         line?.clear()
     }
 
+    /// Whole percent, rounded down: what the bar prints, and what decides when it is redrawn.
+    private static func percent(_ progress: UploadProgress) -> Int {
+        Int((progress.fractionCompleted * 100).rounded(.down))
+    }
+
     /// The bar's text for `progress`: the label, `width` cells, the percentage (rounded down, so
     /// 100 % means all of it) and the bytes sent.
     static func render(_ label: String, _ progress: UploadProgress, width: Int = 20) -> String {
         let filled = Int((progress.fractionCompleted * Double(width)).rounded(.down))
-        let percent = Int((progress.fractionCompleted * 100).rounded(.down))
+        let percent = Self.percent(progress)
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let percentText = String(repeating: " ", count: 3 - String(percent).count) + "\(percent)%"
         return "\(label) [\(bar)] \(percentText)  \(ByteCount(progress.sentBytes)) of \(ByteCount(progress.totalBytes))"

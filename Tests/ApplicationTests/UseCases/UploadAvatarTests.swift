@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import RiderApplication
 import RiderDomain
 import Testing
@@ -95,7 +94,7 @@ struct UploadAvatarTests {
                 : .problem(status: 401, headers: ["WWW-Authenticate": "Bearer realm=\"rider\", error=\"invalid_token\""])
         }
         harness.stubTokenEndpoint(times: 1)
-        let heard = Heard()
+        let heard = UploadProgressRecorder()
 
         _ = try await upload(harness)(Self.jpeg, filename: "me.jpg", progress: { heard.append($0) })
 
@@ -174,11 +173,4 @@ struct UploadAvatarTests {
 
         #expect(try await harness.cache.statistics() == before, "no lookups counted, nothing stored or dropped")
     }
-}
-
-/// Progress reports collected from the transport's side.
-private final class Heard: Sendable {
-    private let state = Mutex<[UploadProgress]>([])
-    func append(_ progress: UploadProgress) { state.withLock { $0.append(progress) } }
-    var values: [UploadProgress] { state.withLock { $0 } }
 }

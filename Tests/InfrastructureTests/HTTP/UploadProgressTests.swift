@@ -3,8 +3,8 @@ import RiderApplication
 import RiderDomain
 import RiderInfrastructure
 import RiderReferenceServer
-import Synchronization
 import Testing
+import TestSupport
 
 /// Upload progress as the transports report it, through the whole stack to the reference server.
 @Suite("Upload progress against the reference server on loopback")
@@ -24,7 +24,7 @@ struct UploadProgressTests {
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)
         let session = try await Login(api: client, sessions: sessions, clock: SystemClock())(
             Credentials(email: "demo@example.com", password: "rider-demo"))
-        let heard = Heard()
+        let heard = UploadProgressRecorder()
 
         let rider = try await UploadAvatar(api: client)(Self.picture, filename: "me.jpg", progress: { heard.append($0) })
 
@@ -42,11 +42,4 @@ struct UploadProgressTests {
         #expect(served.status == 200)
         #expect(served.body == Self.picture)
     }
-}
-
-/// Progress reports collected from the transport's threads.
-private final class Heard: Sendable {
-    private let state = Mutex<[UploadProgress]>([])
-    func append(_ progress: UploadProgress) { state.withLock { $0.append(progress) } }
-    var values: [UploadProgress] { state.withLock { $0 } }
 }
