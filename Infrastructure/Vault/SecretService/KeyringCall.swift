@@ -8,9 +8,16 @@ import Foundation
 /// libsecret's synchronous calls wait on D-Bus: a stuck daemon holds each one for 25 s and an
 /// unlock prompt holds it indefinitely. Cancelling the `GCancellable` ends the call at once with
 /// `G_IO_ERROR_CANCELLED`, which is reported as ``VaultError/timedOut(after:)``.
+///
+/// Calls take turns, process-wide: libsecret is not safe to call from several threads at once.
+/// Two vaults clearing one item at the same moment made it complete a `GTask` twice
+/// (`GLib-GIO-CRITICAL … !task->ever_returned`), the visible end of a race inside its shared
+/// `SecretService` proxy. Waiting for a turn counts against the call's timeout.
 enum KeyringCall {
     /// The cancellable handed to the call, valid only during it.
     typealias Cancellable = UnsafeMutablePointer<GCancellable>
+
+    private static let turn = NSLock()
 
     static func run<Value: Sendable>(
         timeout: Duration,
@@ -35,11 +42,18 @@ enum KeyringCall {
             watchdog.fire()
         }
         let result: Result<Value, VaultError>
-        do {
-            result = .success(try body(cancellable))
-        } catch {
-            result = .failure(error)
+        turn.lock()
+        if g_cancellable_is_cancelled(cancellable) != 0 {
+            // The timeout passed while another call held the turn.
+            result = .failure(.timedOut(after: timeout))
+        } else {
+            do {
+                result = .success(try body(cancellable))
+            } catch {
+                result = .failure(error)
+            }
         }
+        turn.unlock()
         let fired = watchdog.finish()
         if fired, case .failure = result { return .failure(.timedOut(after: timeout)) }
         return result

@@ -1,5 +1,6 @@
 import CLibSecret
 import Foundation
+import Synchronization
 @testable import RiderInfrastructure
 import Testing
 
@@ -21,4 +22,51 @@ struct KeyringCallTests {
         let value = try await KeyringCall.run(timeout: .seconds(30)) { _ throws(VaultError) in 42 }
         #expect(value == 42)
     }
+
+    @Test("calls from many threads take turns: never two in libsecret at once")
+    func callsTakeTurns() async throws {
+        let inside = Shared(0), most = Shared(0)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    try await KeyringCall.run(timeout: .seconds(30)) { _ throws(VaultError) in
+                        let now = inside.withLock { $0 += 1; return $0 }
+                        most.withLock { $0 = max($0, now) }
+                        usleep(2_000)
+                        inside.withLock { $0 -= 1 }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(most.withLock { $0 } == 1)
+    }
+
+    @Test("a call waiting behind a stuck one times out on its own timeout and never runs")
+    func waitingCountsAgainstTheTimeout() async throws {
+        let started = Shared(false), ranLate = Shared(false)
+        let stuck = Task {
+            try await KeyringCall.run(timeout: .milliseconds(600)) { cancellable throws(VaultError) in
+                started.withLock { $0 = true }
+                while g_cancellable_is_cancelled(cancellable) == 0 { usleep(1_000) }
+                throw .unavailable(reason: "Operation was cancelled")
+            }
+        }
+        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        let began = ContinuousClock.now
+        await #expect(throws: VaultError.timedOut(after: .milliseconds(50))) {
+            try await KeyringCall.run(timeout: .milliseconds(50)) { _ throws(VaultError) in ranLate.withLock { $0 = true } }
+        }
+        #expect(!ranLate.withLock { $0 })
+        await #expect(throws: VaultError.timedOut(after: .milliseconds(600))) { try await stuck.value }
+        // It waited for its turn (the stuck call's 600 ms), then gave up at once.
+        #expect(ContinuousClock.now - began < .seconds(5))
+    }
+}
+
+/// A value the test and its keyring calls share.
+private final class Shared<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result { value.withLock { body(&$0) } }
 }
