@@ -76,7 +76,8 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
     /// A `path` that is already an absolute http(s) URL (a token endpoint on another host) is
     /// used as it is.
     public func url(for path: String, query: [(String, String)] = []) throws -> URL {
-        if let absolute = URL(string: path), absolute.scheme != nil {
+        // A path starting with "/" has no scheme: skip parsing it as a URL (every request pays it).
+        if !path.hasPrefix("/"), let absolute = URL(string: path), absolute.scheme != nil {
             try Self.validate(absolute)
             return try Self.appendingQuery(query, to: absolute)
         }

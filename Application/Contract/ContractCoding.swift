@@ -4,7 +4,9 @@ import RiderDomain
 /// JSON conventions of the API contract: snake_case keys are spelled out in each DTO, dates are
 /// RFC 3339 with or without fractional seconds.
 enum ContractCoding {
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data, what: String) throws -> T {
+    /// One decoder for every response: it is configured once and safe to share between threads,
+    /// and building it per response showed in the request-overhead benchmark (issue #6).
+    private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -14,6 +16,10 @@ enum ContractCoding {
             }
             return date
         }
+        return decoder
+    }()
+
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data, what: String) throws -> T {
         do {
             return try decoder.decode(type, from: data)
         } catch let error as DecodingError {

@@ -1,5 +1,6 @@
 import Foundation
 import RiderDomain
+import Synchronization
 
 /// Owns the signed-in session: loads it from the vault once, hands out a valid access token,
 /// and refreshes it — once, however many requests need it at the same moment.
@@ -15,7 +16,14 @@ public actor SessionEngine {
     /// The clock every decision about expiry and backoff is made with.
     public nonisolated let clock: any Clock
 
-    private var session: Session?
+    private var session: Session? {
+        didSet { usable.withLock { $0 = session } }
+    }
+    /// `session` once loaded, readable without entering the actor: the common request — signed
+    /// in, token not about to expire — takes its token from here instead of queueing on the actor,
+    /// a hop out and back per request that showed in the request-overhead benchmark (issue #6).
+    /// Every change to `session` is mirrored here within the same actor step.
+    private nonisolated let usable = Mutex<Session?>(nil)
     /// The session that ended because it expired for good (its refresh was rejected), kept until
     /// the next sign-in or sign-out. It is set in the same step that clears `session`, so "no
     /// session" never means "never signed in" for a moment after an expiry: a request starting
@@ -169,11 +177,14 @@ public actor SessionEngine {
     ///   `RiderError.sessionExpired` (also for every call after the session expired, until
     ///   the next sign-in or sign-out), or a transient error when a needed refresh failed and the
     ///   old token has certainly expired.
-    public func validSession() async throws -> Session {
+    public nonisolated func validSession() async throws -> Session {
+        if let current = usable.withLock({ $0 }), !needsRefresh(current) { return current }
+        return try await validSessionOnActor()
+    }
+
+    private func validSessionOnActor() async throws -> Session {
         guard let current = try await currentSession() else { throw noSessionError }
-        guard current.refreshToken != nil, current.isExpired(at: clock.now, leeway: leeway(for: current)) else {
-            return current
-        }
+        guard needsRefresh(current) else { return current }
         do {
             return try await refreshSingleFlight(rejecting: nil)
         } catch let error as RiderError where error.isTransient && !current.isExpired(at: clock.now) {
@@ -323,7 +334,13 @@ public actor SessionEngine {
         expired == nil ? .notSignedIn : .sessionExpired
     }
 
-    private func leeway(for session: Session) -> TimeInterval {
+    /// Whether `session` must be refreshed before use: it can be, and its token expires within
+    /// the leeway.
+    private nonisolated func needsRefresh(_ session: Session) -> Bool {
+        session.refreshToken != nil && session.isExpired(at: clock.now, leeway: leeway(for: session))
+    }
+
+    private nonisolated func leeway(for session: Session) -> TimeInterval {
         guard let expiresAt = session.expiresAt else { return 0 }
         let lifetime = expiresAt.timeIntervalSince(session.issuedAt)
         return max(0, min(configuration.refreshLeeway, lifetime / 2))
