@@ -40,22 +40,23 @@ struct RequestOverhead {
             floorDescription: "the same request through the bare transport with a fixed Authorization header")
         let me = try server.api.baseURL.appendingPathComponent("auth/me")
 
-        func pair(_ make: () -> any HTTPTransport) async throws -> (Pair, String) {
+        func pair(_ make: () -> any HTTPTransport) async throws -> (Pair, Session) {
             let kit = try await server.signedInRiderKit(transport: make())
-            guard let token = try await kit.sessions.currentSession()?.accessToken else {
+            guard let session = try await kit.sessions.currentSession() else {
                 throw BenchFailure("no session after login")
             }
+            let token = session.accessToken
             let bare = make()
             let request = HTTPRequest(method: .get, url: me,
                                       headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"])
             return (Pair(bare: {
                 let response = try await bare.send(request)
                 guard response.status == 200 else { throw BenchFailure("bare GET /auth/me answered \(response.status)") }
-            }, wholeStack: { _ = try await kit.currentUser(policy: .networkOnly) }), token)
+            }, wholeStack: { _ = try await kit.currentUser(policy: .networkOnly) }), session)
         }
         let asyncHTTPClient = try await pair { AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none)) }
         var nio = asyncHTTPClient.0, curl = try await pair { URLSessionTransport(configuration: .init(timeout: 60)) }.0
-        let token = asyncHTTPClient.1
+        let session = asyncHTTPClient.1, token = session.accessToken
 
         // The same with the production cache: every answer is also written to SQLite.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rider-bench-\(UUID().uuidString)")
@@ -66,6 +67,19 @@ struct RequestOverhead {
             _ = try await cachedKit.currentUser(policy: .networkOnly)
         }
 
+        // RiderKit's own work per request, without the network: the whole stack over a transport
+        // that answers at once with the server's real /auth/me response.
+        let recorded = try await AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none))
+            .send(HTTPRequest(method: .get, url: me, headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"]))
+        let instant = InstantTransport(response: recorded)
+        let instantKit = RiderKit(api: try server.api, transport: instant, vault: InMemoryTokenVault(),
+                                  cache: InMemoryUserCache(), clock: SystemClock())
+        try await instantKit.sessions.establish(session)
+        let instantBare: @Sendable () async throws -> Void = {
+            _ = try await instant.send(HTTPRequest(method: .get, url: me))
+        }
+        let instantWholeStack: @Sendable () async throws -> Void = { _ = try await instantKit.currentUser(policy: .networkOnly) }
+
         // What loopback and the server allow with no client library at all.
         let raw = try RawHTTPConnection(url: me, headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/json")])
         let rawCall = { guard try raw.roundTrip() == 200 else { throw BenchFailure("raw GET /auth/me failed") } }
@@ -73,15 +87,18 @@ struct RequestOverhead {
         // Warm every path (connections, caches, the allocator) outside the timing.
         for _ in 0..<min(200, sequential) {
             try await nio.bare(); try await nio.wholeStack(); try await curl.bare(); try await curl.wholeStack()
-            try await wholeStackWithSQLite(); try rawCall()
+            try await wholeStackWithSQLite(); try rawCall(); try await instantBare(); try await instantWholeStack()
         }
 
         var sqliteSequential = Load.Result(), rawSequential = Load.Result()
+        var instantBareRun = Load.Result(), instantKitRun = Load.Result()
         // Interleaved rounds, so drift on a shared machine hits every column alike.
         for _ in 0..<rounds {
             await nio.measure(self)
             await curl.measure(self)
             sqliteSequential.merge(await Load.run(requests: sequential, concurrency: 1, wholeStackWithSQLite))
+            instantBareRun.merge(await Load.run(requests: sequential * 4, concurrency: 1, instantBare))
+            instantKitRun.merge(await Load.run(requests: sequential * 4, concurrency: 1, instantWholeStack))
             var rawRound = Load.Result()
             let start = ContinuousClock.now
             for _ in 0..<sequential {
@@ -121,11 +138,13 @@ struct RequestOverhead {
             ReportRow(name: "bare URLSessionTransport (left) vs bare AsyncHTTPClientTransport (right), \(tasks) tasks",
                       riderKit: curl.bareConcurrent.requestsPerSecond, floor: nio.bareConcurrent.requestsPerSecond,
                       unit: "req/s", better: .higher),
+            ReportRow(name: "RiderKit's own work: whole stack over an instant transport (right: the transport alone), p50",
+                      riderKit: instantKitRun.latencies.p50, floor: instantBareRun.latencies.p50, unit: "ms"),
             ReportRow(name: "bare AsyncHTTPClientTransport (left) vs a raw-socket HTTP/1.1 client (right), sequential",
                       riderKit: nio.bareSequential.requestsPerSecond, floor: rawSequential.requestsPerSecond,
                       unit: "req/s", better: .higher),
         ]
-        let failures = nio.failures + curl.failures + sqliteSequential.failures
+        let failures = nio.failures + curl.failures + sqliteSequential.failures + instantKitRun.failures
         report.check("every request succeeded", failures == 0, "\(failures) failed")
         // The default must be the faster client (issue #6, item 6); checked on the full run
         // only, as tiny smoke sizes measure start-up rather than throughput.
