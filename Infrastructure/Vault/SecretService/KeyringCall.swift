@@ -12,7 +12,7 @@ import Foundation
 /// Calls take turns, process-wide: libsecret is not safe to call from several threads at once.
 /// Two vaults clearing one item at the same moment made it complete a `GTask` twice
 /// (`GLib-GIO-CRITICAL … !task->ever_returned`), the visible end of a race inside its shared
-/// `SecretService` proxy. Waiting for a turn counts against the call's timeout.
+/// `SecretService` proxy. A call waits for its turn at most until its own timeout.
 enum KeyringCall {
     /// The cancellable handed to the call, valid only during it.
     typealias Cancellable = UnsafeMutablePointer<GCancellable>
@@ -42,18 +42,23 @@ enum KeyringCall {
             watchdog.fire()
         }
         let result: Result<Value, VaultError>
-        turn.lock()
-        if g_cancellable_is_cancelled(cancellable) != 0 {
-            // The timeout passed while another call held the turn.
-            result = .failure(.timedOut(after: timeout))
-        } else {
-            do {
-                result = .success(try body(cancellable))
-            } catch {
-                result = .failure(error)
+        // A call stuck in libsecret holds the turn until its own watchdog ends it; this one waits
+        // no longer than its own timeout, and never runs once that has passed.
+        let deadline = Date(timeIntervalSinceNow: Double(nanoseconds) / 1e9)
+        if turn.lock(before: deadline) {
+            if g_cancellable_is_cancelled(cancellable) != 0 {
+                result = .failure(.timedOut(after: timeout))
+            } else {
+                do {
+                    result = .success(try body(cancellable))
+                } catch {
+                    result = .failure(error)
+                }
             }
+            turn.unlock()
+        } else {
+            result = .failure(.timedOut(after: timeout))
         }
-        turn.unlock()
         let fired = watchdog.finish()
         if fired, case .failure = result { return .failure(.timedOut(after: timeout)) }
         return result
