@@ -41,4 +41,18 @@ struct HTTPHeadersTests {
         #expect(Set([lower, upper]).count == 1)
         #expect(lower != ["ETag": "\"V1\""])
     }
+
+    @Test("names match by ASCII letters only: a name differing in length, punctuation or a non-ASCII letter is another name")
+    func asciiFolding() {
+        let headers: HTTPHeaders = ["X-Trace-Id": "1", "Ärger": "2"]
+        #expect(headers["x-trace-id"] == "1")
+        #expect(headers["X-Trace-Id "] == nil)
+        #expect(headers["X_Trace_Id"] == nil)
+        #expect(headers["X-Trace-I"] == nil)
+        #expect(headers["Ärger"] == "2")
+        #expect(headers["ärger"] == nil)
+        // '@' and '`' sit next to 'A' and 'z' in ASCII; folding must not touch them.
+        #expect(HTTPHeaders([("@", "x")])["`"] == nil)
+        #expect(HTTPHeaders([("[", "x")])["{"] == nil)
+    }
 }
