@@ -5,7 +5,7 @@ import RiderDomain
 /// RFC 3339 with or without fractional seconds.
 enum ContractCoding {
     /// One decoder for every response: it is configured once and safe to share between threads,
-    /// and building it per response showed in the request-overhead benchmark (issue #6).
+    /// so no response pays for building it.
     private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in

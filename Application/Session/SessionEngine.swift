@@ -20,8 +20,8 @@ public actor SessionEngine {
         didSet { usable.withLock { $0 = session } }
     }
     /// `session` once loaded, readable without entering the actor: the common request — signed
-    /// in, token not about to expire — takes its token from here instead of queueing on the actor,
-    /// a hop out and back per request that showed in the request-overhead benchmark (issue #6).
+    /// in, token not about to expire — takes its token from here instead of hopping onto the
+    /// actor and back, where concurrent requests would queue one behind another (issue #6).
     /// Every change to `session` is mirrored here within the same actor step.
     private nonisolated let usable = Mutex<Session?>(nil)
     /// The session that ended because it expired for good (its refresh was rejected), kept until
