@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The inner layers import nothing but Foundation, the standard library's Synchronization (Mutex;
-# no I/O) and the layers inside them: no FoundationNetworking, no third-party module, no adapter. RiderKitTesting, which embedding
+# The inner layers import nothing but Foundation and the layers inside them:
+# no FoundationNetworking, no third-party module, no adapter. RiderKitTesting, which embedding
 # programs link into their tests, sees only the public API an embedding program sees.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,9 +28,9 @@ check() {
   fi
 }
 
-check Domain "Synchronization|RiderDomain"
-check Application "Synchronization|RiderDomain|RiderApplication"
+check Domain "RiderDomain"
+check Application "RiderDomain|RiderApplication"
 check Interfaces/RiderKitTesting "RiderDomain|RiderApplication|RiderKit|Testing"
-[ $status -eq 0 ] && echo "check-layers: Domain and Application import only Foundation, Synchronization and inner layers;" \
+[ $status -eq 0 ] && echo "check-layers: Domain and Application import only Foundation and inner layers;" \
   "RiderKitTesting only RiderKit's public layers and Testing"
 exit $status

@@ -1,6 +1,5 @@
 import Foundation
 import RiderDomain
-import Synchronization
 
 /// Owns the signed-in session: loads it from the vault once, hands out a valid access token,
 /// and refreshes it — once, however many requests need it at the same moment.
@@ -17,13 +16,15 @@ public actor SessionEngine {
     public nonisolated let clock: any Clock
 
     private var session: Session? {
-        didSet { usable.withLock { $0 = session } }
+        didSet { usableLock.withLock { usable = session } }
     }
     /// `session` once loaded, readable without entering the actor: the common request — signed
     /// in, token not about to expire — takes its token from here instead of hopping onto the
     /// actor and back, where concurrent requests would queue one behind another (issue #6).
-    /// Every change to `session` is mirrored here within the same actor step.
-    private nonisolated let usable = Mutex<Session?>(nil)
+    /// Every change to `session` is mirrored here within the same actor step, under `usableLock`
+    /// (Foundation's lock: the inner layers import nothing but Foundation).
+    private nonisolated(unsafe) var usable: Session?
+    private nonisolated let usableLock = NSLock()
     /// The session that ended because it expired for good (its refresh was rejected), kept until
     /// the next sign-in or sign-out. It is set in the same step that clears `session`, so "no
     /// session" never means "never signed in" for a moment after an expiry: a request starting
@@ -178,7 +179,7 @@ public actor SessionEngine {
     ///   the next sign-in or sign-out), or a transient error when a needed refresh failed and the
     ///   old token has certainly expired.
     public nonisolated func validSession() async throws -> Session {
-        if let current = usable.withLock({ $0 }), !needsRefresh(current) { return current }
+        if let current = usableLock.withLock({ usable }), !needsRefresh(current) { return current }
         return try await validSessionOnActor()
     }
 
