@@ -61,12 +61,22 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
 
     /// The scheme, host and port of ``baseURL`` (`https://api.example.com`), which names the
     /// server in vault entries and cache folders.
-    public var origin: String {
+    public var origin: String { Self.origin(of: baseURL) }
+
+    /// The origin of the token endpoint: ``origin`` unless ``tokenPath`` is an absolute URL on
+    /// another server. A stored session is bound to both, since its refresh token goes there.
+    public var tokenEndpointOrigin: String {
+        guard let url = try? url(for: tokenPath) else { return origin }
+        return Self.origin(of: url)
+    }
+
+    /// `scheme://host[:port]` of `url`, lowercased, the port only when the URL names one.
+    static func origin(of url: URL) -> String {
         // Built by hand from the encoded host so an IPv6 literal keeps its brackets.
-        guard let parsed = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
+        guard let parsed = URLComponents(url: url, resolvingAgainstBaseURL: false),
               let scheme = parsed.scheme?.lowercased(),
               let host = parsed.percentEncodedHost?.lowercased()
-        else { return baseURL.absoluteString }
+        else { return url.absoluteString }
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         return "\(scheme)://\(bracketed)" + (parsed.port.map { ":\($0)" } ?? "")
     }
@@ -125,6 +135,11 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
     }
 
     static func validate(_ url: URL) throws {
+        guard url.user == nil, url.password == nil else {
+            // Never echo the URL: its userinfo is a password in the clear.
+            throw RiderError.invalidConfiguration("a server URL must not contain a user name or password "
+                + "(user:password@host); RiderKit signs in with `rider login` and keeps the session in the vault")
+        }
         guard let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
             throw RiderError.invalidConfiguration("'\(url)' is not an absolute URL such as https://api.example.com")
         }

@@ -28,8 +28,10 @@ extension API {
         var form = [("token", token), ("token_type_hint", hint)]
         var headers = HTTPHeaders()
         addClientAuthentication(to: &form, headers: &headers, configuration: configuration)
-        return Endpoint(method: .post, path: configuration.revokePath, headers: headers, body: .form(form),
-                        authorization: .none, decode: { _ in })
+        var endpoint = Endpoint<Void>(method: .post, path: configuration.revokePath, headers: headers,
+                                      body: .form(form), authorization: .none, decode: { _ in })
+        endpoint.followsRedirects = false
+        return endpoint
     }
 
     /// `POST /auth/register`.
@@ -56,7 +58,7 @@ extension API {
         var headers = HTTPHeaders()
         headers["Cache-Control"] = "no-store"
         addClientAuthentication(to: &form, headers: &headers, configuration: configuration)
-        return Endpoint(
+        var endpoint = Endpoint<TokenGrant>(
             method: .post, path: configuration.tokenPath, headers: headers, body: .form(form),
             authorization: .none,
             decode: { response in
@@ -64,6 +66,9 @@ extension API {
                     .toGrant(serverDate: response.headers["Date"].flatMap(HTTPDate.parse))
             },
             mapError: { TokenErrorMapping.error(for: $0, grant: grant) })
+        // The form holds a password or refresh token and maybe the client secret.
+        endpoint.followsRedirects = false
+        return endpoint
     }
 
     /// RFC 6749 §2.3.1: Basic authentication with form-encoded id and secret, or both in the body;

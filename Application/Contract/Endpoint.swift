@@ -31,6 +31,9 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// Headers a successful (2xx) answer must carry, such as `ETag` where an edit depends on it;
     /// a success without one is `RiderError.malformedResponse(_:)` naming the header.
     public var requiredHeaders: [String] = []
+    /// Whether a redirect may be followed; `false` for the token and revocation endpoints, whose
+    /// bodies carry credentials.
+    public var followsRedirects = true
 
     public init(
         method: HTTPMethod,
@@ -65,7 +68,8 @@ public struct Endpoint<Response: Sendable>: Sendable {
             url: try configuration.url(for: path, query: query),
             headers: headers,
             body: body?.data,
-            timeout: configuration.requestTimeout
+            timeout: configuration.requestTimeout,
+            followsRedirects: followsRedirects
         )
     }
 

@@ -5,9 +5,15 @@ import RiderDomain
 ///
 /// Foundation on Linux copies every header, `Authorization` included, to wherever a server
 /// redirects. RiderKit's transports therefore do not follow redirects; this decorator does, and:
+/// - never follows a redirect of a request that carries credentials in its body
+///   (``HTTPRequest/followsRedirects`` is `false` for the token and revocation endpoints):
+///   `RiderError.unsafeRedirect(_:)`, and nothing is sent to the target;
+/// - checks every target as a configured URL is checked: https, or plain http to a loopback
+///   literal only;
+/// - never resends a body to another origin (a cross-origin 307/308 with a body is refused);
 /// - drops `Authorization`, `Cookie` and `Proxy-Authorization` when the scheme, host or port changes;
-/// - never follows https → http (`RiderError.unsafeRedirect(_:)`);
-/// - turns POST into GET without a body on 301/302/303 and keeps method and body on 307/308;
+/// - never follows https → http;
+/// - turns POST into GET without a body on 301/302/303 and keeps method and body on a same-origin 307/308;
 /// - gives up after ``maximumRedirects`` hops.
 public struct RedirectFollowingTransport: HTTPTransport {
     /// Headers that carry credentials.
@@ -21,8 +27,9 @@ public struct RedirectFollowingTransport: HTTPTransport {
         self.maximumRedirects = max(0, maximumRedirects)
     }
 
-    /// - Throws: `RiderError.unsafeRedirect(_:)` for a downgrade to http or too many hops, and
-    ///   what the base transport throws.
+    /// - Throws: `RiderError.unsafeRedirect(_:)` for a redirect of a request carrying
+    ///   credentials, a target that is not https (or http on loopback), a downgrade to http, a
+    ///   body that would go to another origin, or too many hops; and what the base transport throws.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var current = request
         var hops = 0
@@ -33,13 +40,25 @@ public struct RedirectFollowingTransport: HTTPTransport {
                   let target = URL(string: location, relativeTo: current.url)?.absoluteURL,
                   let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
             else { return response }
+            let origin = Self.origin(of: target)
+            guard current.followsRedirects else {
+                throw RiderError.unsafeRedirect("\(origin) from \(current.method) \(current.url.path), a request "
+                    + "that carries credentials (set the endpoint's final URL instead)")
+            }
             guard hops < maximumRedirects else {
-                throw RiderError.unsafeRedirect("\(Self.origin(of: target)) after \(maximumRedirects) redirects")
+                throw RiderError.unsafeRedirect("\(origin) after \(maximumRedirects) redirects")
             }
             if current.url.scheme?.lowercased() == "https", scheme == "http" {
-                throw RiderError.unsafeRedirect(Self.origin(of: target))
+                throw RiderError.unsafeRedirect(origin)
             }
-            current = Self.redirected(current, to: target, status: response.status)
+            do { try APIConfiguration.validate(target) } catch {
+                throw RiderError.unsafeRedirect("\(origin), which is neither https nor a loopback address")
+            }
+            let next = Self.redirected(current, to: target, status: response.status)
+            if next.body != nil, origin != Self.origin(of: current.url) {
+                throw RiderError.unsafeRedirect("\(origin), which would receive the request's body")
+            }
+            current = next
             hops += 1
         }
     }

@@ -43,7 +43,7 @@ extension RiderError: LocalizedError {
         case .unsupportedTokenType(let type):
             return "The server issued a token of type '\(type)'; only Bearer tokens are supported."
         case .unsafeRedirect(let target):
-            return "The server redirected to \(target); RiderKit does not follow redirects that lower security or loop."
+            return "The server redirected to \(target); RiderKit does not follow redirects that could expose credentials, lower security or loop."
         case .invalidConfiguration(let what):
             return "The configuration is not usable: \(what)."
         case .storage(let what):

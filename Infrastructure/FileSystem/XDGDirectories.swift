@@ -1,4 +1,10 @@
+import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The XDG Base Directory locations RiderKit uses, read from an environment so tests can
 /// point them at a temporary folder.
@@ -40,9 +46,35 @@ public struct XDGDirectories: Hashable, Sendable {
             .appendingPathComponent(folderName(forOrigin: origin), isDirectory: true)
     }
 
-    /// A folder name for a server origin that is readable and safe on any file system
-    /// (`https://api.example.com:8443` → `https-api.example.com-8443`).
+    /// A folder name for a server origin that is readable, safe on any file system, and never
+    /// shared by two origins (`https://api.example.com:8443` → `https-api.example.com-8443-1f0c3a9d`):
+    /// the readable part alone maps `https://a.b:8443` and `https://a.b-8443` to one name, so the
+    /// first 8 hex digits of the origin's SHA-256 follow it.
     public static func folderName(forOrigin origin: String) -> String {
+        let digest = SHA256.hash(data: Data(origin.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
+        return "\(legacyFolderName(forOrigin: origin))-\(digest)"
+    }
+
+    /// Moves a server's folders from the names RiderKit used before they carried a hash, once:
+    /// when the old folder exists and the new one does not. Its session file is then at the
+    /// server's default location, which is what tells an unbound session file whose it is.
+    /// Best effort: a failed move leaves the old folder where it is, and the server starts afresh.
+    public func moveLegacyFolders(forOrigin origin: String) {
+        for base in [stateHome, cacheHome] {
+            let root = base.appendingPathComponent("rider", isDirectory: true)
+            let legacy = root.appendingPathComponent(Self.legacyFolderName(forOrigin: origin), isDirectory: true)
+            let current = Self.serverFolder(in: base, forOrigin: origin)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: legacy.path, isDirectory: &isDirectory), isDirectory.boolValue,
+                  !FileManager.default.fileExists(atPath: current.path)
+            else { continue }
+            // rename(2) is atomic: of two processes doing this at once, one moves it, the other finds it moved.
+            _ = rename(legacy.path, current.path)
+        }
+    }
+
+    /// The name without the hash, as RiderKit wrote it before.
+    static func legacyFolderName(forOrigin origin: String) -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.")
         var name = ""
         var lastWasSeparator = false

@@ -2,8 +2,11 @@ import Foundation
 import RiderDomain
 
 /// How a session is serialized inside a vault. Versioned so later formats can read old files.
+///
+/// Version 2 adds the server the session belongs to (``SessionBinding``); version 1, written
+/// before sessions were bound, has none, and each vault decides how far it trusts one.
 struct StoredSession: Codable, Sendable {
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     var version: Int
     var accessToken: String
@@ -13,6 +16,8 @@ struct StoredSession: Codable, Sendable {
     var role: String?
     var tokenType: String
     var issuedAt: Date
+    var apiOrigin: String?
+    var tokenEndpointOrigin: String?
 
     enum CodingKeys: String, CodingKey {
         case version
@@ -23,9 +28,11 @@ struct StoredSession: Codable, Sendable {
         case role
         case tokenType = "token_type"
         case issuedAt = "issued_at"
+        case apiOrigin = "api_origin"
+        case tokenEndpointOrigin = "token_endpoint_origin"
     }
 
-    init(_ session: Session) {
+    init(_ session: Session, binding: SessionBinding?) {
         version = Self.currentVersion
         accessToken = session.accessToken
         refreshToken = session.refreshToken
@@ -34,6 +41,14 @@ struct StoredSession: Codable, Sendable {
         role = session.role?.rawValue
         tokenType = session.tokenType
         issuedAt = session.issuedAt
+        apiOrigin = binding?.apiOrigin
+        tokenEndpointOrigin = binding?.tokenEndpointOrigin
+    }
+
+    /// The server recorded with the session; `nil` for a version 1 session.
+    var binding: SessionBinding? {
+        guard let apiOrigin else { return nil }
+        return SessionBinding(apiOrigin: apiOrigin, tokenEndpointOrigin: tokenEndpointOrigin)
     }
 
     func toDomain() -> Session {

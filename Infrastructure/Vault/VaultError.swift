@@ -13,8 +13,12 @@ public enum VaultError: Error, Hashable, Sendable {
     case corrupted(file: String, detail: String)
     /// The file was written in a format this RiderKit does not know (a newer one, or damage).
     case unsupportedVersion(file: String, version: Int)
-    /// Others may read or change the file or its folder, so it is not trusted (like ssh).
+    /// Others may read or change the file, or change a folder on the way to it, so it is not
+    /// trusted (like ssh). A folder's path ends in `/`; its mode keeps the sticky and set-group bits.
     case permissionsTooOpen(file: String, mode: Int)
+    /// The file or a folder on the way to it (path ending in `/`) belongs to `owner`, not to
+    /// `user` (the current user; root may also own the folders above), so it is not trusted.
+    case notOwned(file: String, owner: String, user: String)
     /// The encrypted file needs a passphrase and none was given.
     case passphraseRequired
     /// The keyring (or another backend) cannot be used; `reason` says why.
@@ -25,6 +29,11 @@ public enum VaultError: Error, Hashable, Sendable {
     case io(file: String, reason: String)
     /// The stored secret is not a session RiderKit wrote (for example a foreign keyring item).
     case unreadableSecret(detail: String)
+    /// The stored session belongs to another server; it was not used, and nothing was sent.
+    case boundToAnotherServer(location: String, stored: String, requested: String)
+    /// A session file written before sessions were bound to their server, at a path the
+    /// configuration names; it is not used until `rider vault adopt` binds it.
+    case unboundSession(file: String, requested: String)
 
     /// The port-level error for this failure, with the same actionable message.
     public var riderError: RiderError {
@@ -44,8 +53,21 @@ public enum VaultError: Error, Hashable, Sendable {
             "the vault file \(file) has format version \(version), which this RiderKit cannot read; "
                 + "use a newer RiderKit, or move the file aside"
         case .permissionsTooOpen(let file, let mode):
-            String(format: "refusing to use %@: its permissions %03o let other users in; run `chmod %@ %@` "
-                + "if you trust its contents", file, mode, file.hasSuffix("/") ? "700" : "600", file)
+            if !file.hasSuffix("/") {
+                String(format: "refusing to use %@: its permissions %03o let other users in; run `chmod 600 %@` "
+                    + "if you trust its contents", file, mode, file)
+            } else if mode & 0o1000 != 0 {
+                // A shared folder such as /tmp: opening it up was deliberate, so never suggest closing it.
+                String(format: "refusing to keep private files directly in %@: it is a shared folder (mode %03o) "
+                    + "where other users can create files; use a folder of your own inside it, made with "
+                    + "`mkdir -m 700 %@rider`", file, mode, file)
+            } else {
+                String(format: "refusing to use %@: its permissions %03o let other users change what is in it; "
+                    + "run `chmod go-w %@` if you trust its contents", file, mode, file)
+            }
+        case .notOwned(let file, let owner, let user):
+            "refusing to use \(file): it belongs to \(owner), not to you (\(user)), so they could change it; "
+                + "run `chown \(user) \(file)` if you trust its contents, or choose a path of your own"
         case .passphraseRequired:
             "the encrypted session file needs a passphrase: set RIDER_VAULT_PASSPHRASE, point "
                 + "RIDER_VAULT_PASSPHRASE_FILE at a 0600 file holding it, or run rider in a terminal to be asked"
@@ -57,6 +79,14 @@ public enum VaultError: Error, Hashable, Sendable {
             "cannot use \(file): \(reason)"
         case .unreadableSecret(let detail):
             "the keyring item is not a RiderKit session (\(detail)); remove it with `rider vault reset`"
+        case .boundToAnotherServer(let location, let stored, let requested):
+            "the session in \(location) belongs to \(stored), not to \(requested); it was not used and "
+                + "nothing was sent. Use a vault of its own for \(requested) (another `file:` path), or log "
+                + "out of \(stored) first"
+        case .unboundSession(let file, let requested):
+            "the session file \(file) was written by an older RiderKit and does not record which server it "
+                + "belongs to, so it was not used; if it is your session on \(requested), run "
+                + "`rider vault adopt` to bind it to that server, else `rider vault reset` and log in again"
         }
     }
 }

@@ -8,7 +8,9 @@ import RiderInfrastructure
 public struct CacheConfiguration: Hashable, Sendable {
     /// Where cached users live.
     public enum Storage: Hashable, Sendable {
-        /// A SQLite file: `$XDG_CACHE_HOME/rider/<server>/users.sqlite`, or the given path.
+        /// A SQLite file: `$XDG_CACHE_HOME/rider/<server>/users.sqlite`, or one per server beside
+        /// the given path (`/path/users.sqlite` → `/path/users@<server>.sqlite`), so one server's
+        /// cached users are never shown for another.
         case sqlite(URL?)
         /// For this process only: nothing is written to disk.
         case memory
@@ -82,26 +84,42 @@ public struct CacheConfiguration: Hashable, Sendable {
         }
     }
 
-    /// The cache adapter for `origin`.
-    /// Where the sport catalogue is kept: `sports.json` next to the SQLite cache, or memory.
+    /// Where the sport catalogue is kept: `sports.json` next to the SQLite cache (per server, as
+    /// the cache is), or memory.
     func makeSportCatalogue(forOrigin origin: String, in directories: XDGDirectories) -> any SportCatalogueCache {
         switch storage {
         case .memory:
             return InMemorySportCatalogueCache()
         case .sqlite(let file):
-            let next = file?.deletingLastPathComponent().appendingPathComponent("sports.json")
+            let next = file.map {
+                Self.file(named: $0.deletingLastPathComponent().appendingPathComponent("sports.json"), forOrigin: origin)
+            }
             return FileSportCatalogueCache(file: next ?? FileSportCatalogueCache.defaultFile(forOrigin: origin, in: directories))
         }
     }
 
+    /// The cache adapter for `origin`.
     func makeCache(forOrigin origin: String, in directories: XDGDirectories,
                    logger: Logger?) -> any UserCache {
         switch storage {
         case .memory:
             return InMemoryUserCache(maximumEntries: maximumEntries)
         case .sqlite(let file):
-            let file = file ?? SQLiteUserCache.defaultFile(forOrigin: origin, in: directories)
+            let file = file.map { Self.file(named: $0, forOrigin: origin) }
+                ?? SQLiteUserCache.defaultFile(forOrigin: origin, in: directories)
             return SQLiteUserCache(configuration: .init(file: file, maximumEntries: maximumEntries), logger: logger)
         }
+    }
+
+    /// The file a configured cache path stands for on one server: `users.sqlite` becomes
+    /// `users@<server>.sqlite` in the same folder (`<server>` as in the default folders), so a
+    /// path shared by several servers keeps their caches apart.
+    package static func file(named configured: URL, forOrigin origin: String) -> URL {
+        let folder = configured.deletingLastPathComponent()
+        let name = configured.lastPathComponent
+        let server = XDGDirectories.folderName(forOrigin: origin)
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let partitioned = dot.map { "\(name[..<$0])@\(server)\(name[$0...])" } ?? "\(name)@\(server)"
+        return folder.appendingPathComponent(partitioned)
     }
 }

@@ -14,6 +14,17 @@ public enum HTTPRecording: Hashable, Sendable {
     /// as the commands of a recorded CLI session do.
     case replay(from: URL, acrossRuns: Bool = false)
 
+    /// Where a replay keeps its session, user cache and sport catalogue between runs: a hidden
+    /// folder inside the recording, which no recorded request path can name.
+    static func replayState(in folder: URL) -> URL {
+        folder.appendingPathComponent(".replay-state", isDirectory: true)
+    }
+
+    /// The replay vault's passphrase. Not a secret, and it need not be: the session it seals
+    /// holds only the recording's placeholders, never a token a server issued; the encrypted
+    /// file is used so a replay runs through the same vault code as a real session.
+    static let replayPassphrase = "riderkit-replay-placeholders"
+
     /// The transport and clock for this mode.
     /// - Parameter network: makes the real transport; never called for a replay.
     /// - Throws: ``RiderError/invalidConfiguration(_:)`` when a replay's folder cannot be read.

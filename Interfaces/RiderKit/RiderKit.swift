@@ -157,14 +157,28 @@ public struct RiderKit: Sendable {
             transport = LoggingTransport(base: transport, logger: logger)
         }
         let vaults = VaultFactory(configuration: configuration)
-        let cache = configuration.cache.makeCache(forOrigin: configuration.api.origin, in: configuration.directories,
+        let origin = configuration.api.origin
+        var vault = vaults.make()
+        var lock = vaults.refreshLock()
+        var cache = configuration.cache.makeCache(forOrigin: origin, in: configuration.directories,
                                                   logger: configuration.warnings)
-        return RiderKit(api: configuration.api, transport: transport, vault: vaults.make(), cache: cache,
-                        clock: clock, lock: vaults.refreshLock(), cacheSettings: configuration.cache.settings,
+        var sportCatalogue = configuration.cache.makeSportCatalogue(forOrigin: origin, in: configuration.directories)
+        if case .replay(let folder, _) = configuration.recording {
+            // A replay's tokens are the recording's placeholders and its users someone else's:
+            // they live beside the recording, never in the person's own vault and cache.
+            let state = HTTPRecording.replayState(in: folder)
+            vault = EncryptedFileTokenVault(file: state.appendingPathComponent("session.vault"),
+                                            passphrase: .fixed(HTTPRecording.replayPassphrase), binding: vaults.binding)
+            lock = FileRefreshLock(file: state.appendingPathComponent("refresh.lock"))
+            cache = SQLiteUserCache(configuration: .init(file: state.appendingPathComponent("users.sqlite"),
+                                                         maximumEntries: configuration.cache.maximumEntries),
+                                    logger: configuration.warnings)
+            sportCatalogue = FileSportCatalogueCache(file: state.appendingPathComponent("sports.json"))
+        }
+        return RiderKit(api: configuration.api, transport: transport, vault: vault, cache: cache,
+                        clock: clock, lock: lock, cacheSettings: configuration.cache.settings,
                         clearsCacheOnLogout: configuration.cache.clearsOnLogout, identity: configuration.identity,
-                        sportCatalogue: configuration.cache.makeSportCatalogue(forOrigin: configuration.api.origin,
-                                                                               in: configuration.directories),
-                        reauthentication: configuration.reauthentication,
+                        sportCatalogue: sportCatalogue, reauthentication: configuration.reauthentication,
                         metrics: configuration.metrics ?? NoMetrics())
     }
 

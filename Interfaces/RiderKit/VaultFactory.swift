@@ -9,6 +9,8 @@ import RiderInfrastructure
 public struct VaultFactory: Sendable {
     /// The API origin: the keyring's `service` attribute and the encrypted file's folder name.
     public let origin: String
+    /// The server every stored session of these vaults belongs to (API and token endpoint origins).
+    public let binding: SessionBinding
     /// What the configuration asks for.
     public let choice: VaultChoice
     /// Where the encrypted file goes by default (`$XDG_STATE_HOME/rider/…`).
@@ -20,27 +22,38 @@ public struct VaultFactory: Sendable {
     /// Receives the automatic choice's info line.
     public let logger: Logger?
 
+    /// Also moves the server's state and cache folders from the names older RiderKits gave them
+    /// (without the origin's hash), once, so their session and cache stay this server's.
     /// - Parameter configuration: supplies the server origin, the choice, the folders, the
     ///   passphrase source, the keyring timeout and the logger.
     public init(configuration: RiderKit.Configuration) {
         origin = configuration.api.origin
+        binding = SessionBinding(apiOrigin: configuration.api.origin,
+                                 tokenEndpointOrigin: configuration.api.tokenEndpointOrigin)
         choice = configuration.vault
         directories = configuration.directories
         passphrase = configuration.vaultPassphrase
         keyringTimeout = configuration.keyringTimeout
         logger = configuration.logger
+        directories.moveLegacyFolders(forOrigin: origin)
     }
 
     /// The keyring vault for this server.
     public func secretService() -> SecretServiceTokenVault {
-        SecretServiceTokenVault(service: origin, timeout: keyringTimeout)
+        SecretServiceTokenVault(binding: binding, timeout: keyringTimeout)
     }
 
     /// The encrypted-file vault for this server (the configured path, or the default one).
+    ///
+    /// Either way the file is bound to this server. A file from before sessions were bound is
+    /// taken as this server's only at the default location, whose folder names the server; at a
+    /// configured path it waits for `rider vault adopt`.
     public func encryptedFile() -> EncryptedFileTokenVault {
-        var file = EncryptedFileTokenVault.defaultFile(forOrigin: origin, in: directories)
-        if case .encryptedFile(let configured?) = choice { file = configured }
-        return EncryptedFileTokenVault(file: file, passphrase: passphrase)
+        if case .encryptedFile(let configured?) = choice {
+            return EncryptedFileTokenVault(file: configured, passphrase: passphrase, binding: binding)
+        }
+        return EncryptedFileTokenVault(file: EncryptedFileTokenVault.defaultFile(forOrigin: origin, in: directories),
+                                       passphrase: passphrase, binding: binding, acceptsUnboundFile: true)
     }
 
     /// The vault the configuration asks for.

@@ -42,6 +42,15 @@ struct RecordReplayTests {
             #expect(replay.stdout == original.stdout, "\(replay)\n--- recorded:\n\(original.stdout)")
         }
 
+        // The replay's placeholder session and someone else's users stayed beside the recording:
+        // the person's own vault and cache were never touched.
+        #expect(sandbox.sessionFile() == nil, "a replay wrote into the real vault")
+        let cache = sandbox.root.appendingPathComponent("home/.cache")
+        let cached = FileManager.default.enumerator(at: cache, includingPropertiesForKeys: nil)?
+            .compactMap { ($0 as? URL)?.lastPathComponent }.filter { $0.hasSuffix(".sqlite") } ?? []
+        #expect(cached.isEmpty, "a replay wrote into the real user cache: \(cached)")
+        #expect(FileManager.default.fileExists(atPath: recording.appendingPathComponent(".replay-state/session.vault").path))
+
         // A request the session never made has no answer, and the error says which one.
         let unrecorded = try await sandbox.rider(["--replay", recording.path, "sports", "mine"], environment: [:])
         #expect(unrecorded.status == 10, "\(unrecorded)")

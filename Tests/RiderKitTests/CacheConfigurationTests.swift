@@ -29,7 +29,9 @@ struct CacheConfigurationTests {
     func defaultFile() {
         let directories = XDGDirectories(environment: ["HOME": "/home/ana", "XDG_CACHE_HOME": "/var/cache/ana"])
         let file = SQLiteUserCache.defaultFile(forOrigin: "https://api.example.com:8443", in: directories)
-        #expect(file.path == "/var/cache/ana/rider/https-api.example.com-8443/users.sqlite")
+        let folder = XDGDirectories.folderName(forOrigin: "https://api.example.com:8443")
+        #expect(folder.hasPrefix("https-api.example.com-8443-"))
+        #expect(file.path == "/var/cache/ana/rider/\(folder)/users.sqlite")
     }
 
     @Test("the environment sets storage, TTL, bound and keeping the cache on logout")
@@ -43,6 +45,16 @@ struct CacheConfigurationTests {
         #expect(cache.settings.timeToLive == 60)
         #expect(cache.maximumEntries == 1_000)
         #expect(!cache.clearsOnLogout)
+    }
+
+    @Test("a configured sqlite: path is partitioned by server: one server's cached users are never another's")
+    func configuredPathPerServer() {
+        let configured = URL(fileURLWithPath: "/srv/cache/users.sqlite")
+        let a = CacheConfiguration.file(named: configured, forOrigin: "http://127.0.0.1:8080")
+        let b = CacheConfiguration.file(named: configured, forOrigin: "http://127.0.0.1:9090")
+        #expect(a != b)
+        #expect(a.deletingLastPathComponent() == configured.deletingLastPathComponent())
+        #expect(a.lastPathComponent == "users@\(XDGDirectories.folderName(forOrigin: "http://127.0.0.1:8080")).sqlite")
     }
 
     @Test("the config file sets them too, with JSON numbers and booleans; the environment wins")

@@ -42,8 +42,10 @@ struct VaultChoiceTests {
     func fileLocation() throws {
         let environment = ["HOME": "/home/ada", "XDG_STATE_HOME": "/state", "RIDER_BASE_URL": "http://127.0.0.1:8080"]
         var configuration = try RiderKit.Configuration.load(environment: environment)
+        let folder = XDGDirectories.folderName(forOrigin: "http://127.0.0.1:8080")
+        #expect(folder.hasPrefix("http-127.0.0.1-8080-"))
         #expect(VaultFactory(configuration: configuration).encryptedFile().file.path
-                    == "/state/rider/http-127.0.0.1-8080/session.vault")
+                    == "/state/rider/\(folder)/session.vault")
         configuration.vault = .encryptedFile(URL(fileURLWithPath: "/elsewhere/s.vault"))
         #expect(VaultFactory(configuration: configuration).encryptedFile().file.path == "/elsewhere/s.vault")
         #expect(VaultFactory(configuration: configuration).make() is EncryptedFileTokenVault)

@@ -8,14 +8,18 @@ public struct HTTPRequest: Hashable, Sendable, CustomStringConvertible, CustomDe
     public var body: Data?
     /// How long the transport may wait for the whole response; `nil` uses the transport's default.
     public var timeout: TimeInterval?
+    /// Whether a redirect may be followed. `false` for requests whose body carries credentials
+    /// (a password, a refresh token, a client secret): a redirect of those is refused, never sent on.
+    public var followsRedirects: Bool
 
     public init(method: HTTPMethod, url: URL, headers: HTTPHeaders = [:], body: Data? = nil,
-                timeout: TimeInterval? = nil) {
+                timeout: TimeInterval? = nil, followsRedirects: Bool = true) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.followsRedirects = followsRedirects
     }
 
     /// Method and URL without the query, which may hold search terms; headers and body are left
@@ -44,7 +48,7 @@ public struct HTTPRequest: Hashable, Sendable, CustomStringConvertible, CustomDe
             "method": method, "url": description,
             "headers": headers.fields.map { "\($0.name): <redacted>" },
             "body": body.map { "<\($0.count) bytes>" } ?? "none",
-            "timeout": timeout as Any,
+            "timeout": timeout as Any, "followsRedirects": followsRedirects,
         ], displayStyle: .struct)
     }
 }

@@ -15,9 +15,18 @@ import Darwin
 /// is 0600 in a 0700 folder, written atomically under an advisory lock, and never overwritten or
 /// removed when it cannot be read: a wrong passphrase or a damaged file is reported, not replaced.
 /// The blocking work (lock, scrypt, fsync) runs on its own thread, off the cooperative pool.
+///
+/// Each file belongs to one server (``SessionBinding``), written in the clear after the header and
+/// authenticated with it: a file holding another server's session is refused before any
+/// passphrase is asked for, so a changed server setting never sends one server's tokens to another.
 public actor EncryptedFileTokenVault: TokenVault {
     /// The encrypted session file.
     public nonisolated let file: URL
+    /// The server whose session this vault keeps; `nil` only for tools that handle a file of
+    /// any server themselves.
+    public nonisolated let binding: SessionBinding?
+    /// Whether a file written before sessions were bound is taken as ``binding``'s.
+    public nonisolated let acceptsUnboundFile: Bool
     private let passphraseSource: VaultPassphrase
     private var passphrase: String?
     private let parameters: ScryptParameters
@@ -25,12 +34,29 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// - Parameters:
     ///   - file: where the session lives, e.g. ``defaultFile(forOrigin:in:)``.
     ///   - passphrase: where the passphrase comes from; asked for on first use only.
-    public init(file: URL, passphrase: VaultPassphrase) {
-        self.init(file: file, passphrase: passphrase, parameters: .standard)
+    ///   - binding: the server whose session this file keeps; a file bound to another server is
+    ///     refused with ``VaultError/boundToAnotherServer(location:stored:requested:)``.
+    ///   - acceptsUnboundFile: whether a file written by a RiderKit that did not yet record the
+    ///     server is taken as `binding`'s (and bound on its next save). Pass `true` only where the
+    ///     file's location already names the server, as ``defaultFile(forOrigin:in:)`` does; any
+    ///     other such file is refused with ``VaultError/unboundSession(file:requested:)`` until
+    ///     ``adopt()`` binds it.
+    public init(file: URL, passphrase: VaultPassphrase, binding: SessionBinding, acceptsUnboundFile: Bool = false) {
+        self.init(file: file, passphrase: passphrase, binding: binding, acceptsUnboundFile: acceptsUnboundFile,
+                  parameters: .standard)
     }
 
-    init(file: URL, passphrase: VaultPassphrase, parameters: ScryptParameters) {
+    /// A vault that reads a file of any server and writes it unbound: for tests and tools that
+    /// manage one file themselves, never for a configured server.
+    package init(file: URL, passphrase: VaultPassphrase) {
+        self.init(file: file, passphrase: passphrase, binding: nil, acceptsUnboundFile: true, parameters: .standard)
+    }
+
+    init(file: URL, passphrase: VaultPassphrase, binding: SessionBinding?, acceptsUnboundFile: Bool,
+         parameters: ScryptParameters) {
         self.file = file
+        self.binding = binding
+        self.acceptsUnboundFile = acceptsUnboundFile
         self.passphraseSource = passphrase
         self.parameters = parameters
     }
@@ -63,6 +89,8 @@ public actor EncryptedFileTokenVault: TokenVault {
     public func load() async throws(VaultError) -> Session? {
         // No file, no session: not a reason to ask anyone for a passphrase.
         guard fileMayExist else { return nil }
+        // Another server's file is refused before anyone is asked for its passphrase.
+        try await checkBindingOfFile()
         let passphrase = try await resolvedPassphrase()
         return try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in
@@ -74,20 +102,27 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// Replaces the stored session, keeping the file's salt so the cached key still applies.
     /// - Throws: ``VaultError``; an existing file this passphrase cannot open is left untouched.
     public func save(_ session: Session) async throws(VaultError) {
+        if fileMayExist { try await checkBindingOfFile() }
         let passphrase = try await resolvedPassphrase()
-        let plaintext: Data
-        do { plaintext = try StoredSession(session).encoded() } catch {
-            throw .io(file: file.path, reason: "the session cannot be serialized")
-        }
         let parameters = self.parameters
         try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
                 let existing = try readSession(passphrase: passphrase)
+                // A bound vault only gets here for its own server's file (or an unbound one it
+                // may take); a tool's unbound vault keeps whatever binding the file had.
+                let binding = binding ?? existing?.header.binding
+                let plaintext: Data
+                do { plaintext = try StoredSession(session, binding: binding).encoded() } catch {
+                    throw .io(file: file.path, reason: "the session cannot be serialized")
+                }
                 PrivateFile.removeLeftovers(of: file)
                 let salt = existing?.header.salt ?? VaultCipher.randomBytes(VaultFileHeader.saltSize)
-                let used = existing?.header.parameters ?? parameters
+                // Always the standard parameters, never the file's: a file that asked for other
+                // (allowed) ones is re-sealed with a key derived for the standard ones.
+                let used = parameters
                 let key = try DerivedKeyCache.shared.key(passphrase: passphrase, salt: salt, parameters: used)
-                try PrivateFile.write(try VaultCipher.seal(plaintext, key: key, salt: salt, parameters: used), to: file)
+                try PrivateFile.write(try VaultCipher.seal(plaintext, key: key, salt: salt, parameters: used,
+                                                           binding: binding), to: file)
             }
         }
     }
@@ -96,6 +131,7 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// only ever removed by ``reset()``.
     public func remove() async throws(VaultError) {
         guard fileMayExist else { return }
+        try await checkBindingOfFile()
         let passphrase = try await resolvedPassphrase()
         try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
@@ -134,12 +170,80 @@ public actor EncryptedFileTokenVault: TokenVault {
                 let salt = VaultCipher.randomBytes(VaultFileHeader.saltSize)
                 let key = try DerivedKeyCache.shared.key(passphrase: newPassphrase, salt: salt, parameters: parameters)
                 try PrivateFile.write(try VaultCipher.seal(existing.plaintext, key: key, salt: salt,
-                                                           parameters: parameters), to: file)
+                                                           parameters: parameters,
+                                                           binding: existing.header.binding ?? binding), to: file)
                 return true
             }
         }
         self.passphrase = newPassphrase
         return changed
+    }
+
+    /// Binds a file written before sessions recorded their server to this vault's server: the
+    /// explicit step (`rider vault adopt`) for a file at a path the configuration names, whose
+    /// server RiderKit cannot know. A file already bound to this server is left as it is.
+    /// - Returns: whether the file was rewritten.
+    /// - Throws: ``VaultError``; a file bound to another server is refused and left untouched.
+    @discardableResult
+    public func adopt() async throws(VaultError) -> Bool {
+        guard let binding else { return false }
+        guard fileMayExist else { return false }
+        let passphrase = try await resolvedPassphrase()
+        return try await BlockingWork.run { [self] () throws(VaultError) -> Bool in
+            try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) -> Bool in
+                guard let existing = try readSession(passphrase: passphrase, adopting: true),
+                      existing.header.binding == nil
+                else { return false }
+                PrivateFile.removeLeftovers(of: file)
+                let header = existing.header
+                let key = try DerivedKeyCache.shared.key(passphrase: passphrase, salt: header.salt,
+                                                         parameters: header.parameters)
+                let plaintext: Data
+                do { plaintext = try StoredSession(existing.session, binding: binding).encoded() } catch {
+                    throw .io(file: file.path, reason: "the session cannot be serialized")
+                }
+                try PrivateFile.write(try VaultCipher.seal(plaintext, key: key, salt: header.salt,
+                                                           parameters: header.parameters, binding: binding), to: file)
+                return true
+            }
+        }
+    }
+
+    /// The server the file says it belongs to, without a passphrase: `nil` when there is no file
+    /// or it was written before sessions were bound.
+    /// - Throws: ``VaultError`` when the file cannot be read or its header is damaged.
+    public func storedBinding() async throws(VaultError) -> SessionBinding? {
+        guard fileMayExist else { return nil }
+        return try await BlockingWork.run { [self] () throws(VaultError) in
+            try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in
+                guard let data = try PrivateFile.read(file) else { return nil }
+                return try VaultFileHeader.parse(Array(data), file: file.path).binding
+            }
+        }
+    }
+
+    private func checkBindingOfFile() async throws(VaultError) {
+        guard binding != nil else { return }
+        try await BlockingWork.run { [self] () throws(VaultError) in
+            try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in
+                guard let data = try PrivateFile.read(file) else { return }
+                try checkBinding(of: VaultFileHeader.parse(Array(data), file: file.path), adopting: false)
+            }
+        }
+    }
+
+    /// Refuses a file that belongs to another server, or an unbound one where its location does
+    /// not say whose it is (unless `adopting`: the person has said it is this server's).
+    private nonisolated func checkBinding(of header: VaultFileHeader, adopting: Bool) throws(VaultError) {
+        guard let binding else { return }
+        if let stored = header.binding {
+            guard stored == binding else {
+                throw .boundToAnotherServer(location: file.path, stored: stored.description,
+                                            requested: binding.description)
+            }
+        } else if !acceptsUnboundFile && !adopting {
+            throw .unboundSession(file: file.path, requested: binding.description)
+        }
     }
 
     /// False only when nothing is at the path; anything else (a file, a dangling link, an
@@ -157,12 +261,13 @@ public actor EncryptedFileTokenVault: TokenVault {
     }
 
     /// Reads, authenticates and decodes the file; call with the lock held.
-    private nonisolated func readSession(passphrase: String) throws(VaultError)
+    private nonisolated func readSession(passphrase: String, adopting: Bool = false) throws(VaultError)
         -> (session: Session, header: VaultFileHeader, plaintext: Data)?
     {
         guard let data = try PrivateFile.read(file) else { return nil }
         let bytes = Array(data)
         let header = try VaultFileHeader.parse(bytes, file: file.path)
+        try checkBinding(of: header, adopting: adopting)
         let key = try DerivedKeyCache.shared.key(passphrase: passphrase, salt: header.salt, parameters: header.parameters)
         guard VaultCipher.keyCheck(for: key) == header.keyCheck else { throw .wrongPassphrase(file: file.path) }
         let plaintext = try VaultCipher.open(bytes, header: header, key: key, file: file.path)
@@ -172,6 +277,10 @@ public actor EncryptedFileTokenVault: TokenVault {
         }
         guard stored.version <= StoredSession.currentVersion else {
             throw .unsupportedVersion(file: file.path, version: stored.version)
+        }
+        // Both are authenticated; a disagreement means a bug or a forged file, never a session to use.
+        if let inner = stored.binding, inner != header.binding {
+            throw .corrupted(file: file.path, detail: "its server binding does not match its contents")
         }
         return (stored.toDomain(), header, plaintext)
     }

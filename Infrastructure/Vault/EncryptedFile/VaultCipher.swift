@@ -8,10 +8,14 @@ enum VaultCipher {
 
     /// scrypt(passphrase, salt) → a 256-bit AES key.
     static func deriveKey(passphrase: String, salt: [UInt8], parameters: ScryptParameters) throws(VaultError) -> SymmetricKey {
+        // The header check already refused these; this keeps any other caller within the bounds.
+        if let refusal = parameters.refusal { throw .unavailable(reason: "the key derivation was refused: \(refusal)") }
         do {
+            // The limit is passed explicitly, though swift-crypto (3.12 to 4.x) does not yet hand it
+            // on to BoringSSL: the bounds above are what holds today.
             return try KDF.Scrypt.deriveKey(from: Array(passphrase.utf8), salt: salt, outputByteCount: 32,
                                             rounds: 1 << Int(parameters.logN), blockSize: Int(parameters.r),
-                                            parallelism: Int(parameters.p))
+                                            parallelism: Int(parameters.p), maxMemory: parameters.memoryLimit)
         } catch {
             throw .unavailable(reason: "the key derivation failed")
         }
@@ -28,11 +32,11 @@ enum VaultCipher {
     }
 
     /// The whole file: header, then ciphertext and tag, the header authenticated as associated data.
-    static func seal(_ plaintext: Data, key: SymmetricKey, salt: [UInt8],
-                     parameters: ScryptParameters) throws(VaultError) -> Data {
+    static func seal(_ plaintext: Data, key: SymmetricKey, salt: [UInt8], parameters: ScryptParameters,
+                     binding: SessionBinding?) throws(VaultError) -> Data {
         let nonceBytes = randomBytes(VaultFileHeader.nonceSize)
         let header = VaultFileHeader(parameters: parameters, salt: salt, nonce: nonceBytes,
-                                     keyCheck: keyCheck(for: key)).bytes
+                                     keyCheck: keyCheck(for: key), binding: binding).bytes
         do {
             let box = try AES.GCM.seal(plaintext, using: key, nonce: AES.GCM.Nonce(data: nonceBytes),
                                        authenticating: header)
@@ -44,12 +48,12 @@ enum VaultCipher {
 
     /// Decrypts a file whose header was already parsed and whose key check matched.
     static func open(_ data: [UInt8], header: VaultFileHeader, key: SymmetricKey, file: String) throws(VaultError) -> Data {
-        let body = data[VaultFileHeader.size...]
+        let body = data[header.length...]
         let ciphertext = body.dropLast(VaultFileHeader.tagSize)
         let tag = body.suffix(VaultFileHeader.tagSize)
         do {
             let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: header.nonce), ciphertext: ciphertext, tag: tag)
-            return try AES.GCM.open(box, using: key, authenticating: data[0..<VaultFileHeader.size])
+            return try AES.GCM.open(box, using: key, authenticating: data[0..<header.length])
         } catch {
             throw .corrupted(file: file, detail: "its contents fail authentication (altered or truncated)")
         }

@@ -2,14 +2,15 @@ import CLibSecret
 import Foundation
 
 /// The few libsecret calls the vault needs, as blocking functions (run them through
-/// ``KeyringCall``). libsecret's store/lookup/clear are variadic in C; these use the `…v`
-/// variants that take a `GHashTable` of attributes.
+/// ``KeyringCall``). libsecret's lookup/clear are variadic in C; these use the `…v` variants
+/// that take a `GHashTable` of attributes, and write through `SecretItem` (see ``store(_:label:attributes:_:)``).
 enum SecretServiceClient {
     /// The schema name stored in every item's `xdg:schema` attribute.
     static let schemaName = "org.riderkit.Session"
 
     /// What the probe found out about the default keyring collection.
     struct Probe: Sendable, Equatable {
+        /// The collection's label, or its object path when it has none.
         var collectionLabel: String
         var locked: Bool
     }
@@ -31,26 +32,97 @@ enum SecretServiceClient {
             throw .unavailable(reason: "the Secret Service has no default keyring (no `login` collection is set up)")
         }
         defer { g_object_unref(UnsafeMutableRawPointer(collection)) }
-        var label = "default"
-        if let raw = secret_collection_get_label(collection) {
-            label = String(cString: raw)
-            g_free(raw)
-        }
-        return Probe(collectionLabel: label, locked: secret_collection_get_locked(collection) != 0)
+        return Probe(collectionLabel: name(of: collection), locked: secret_collection_get_locked(collection) != 0)
     }
 
-    /// Stores (or replaces) the item with exactly these attributes in the default collection.
+    /// The collection's label, or its D-Bus object path when the label is empty: a KeePassXC
+    /// database made by `keepassxc-cli` has no name, and `its keyring ""` names nothing.
+    private static func name(of collection: UnsafeMutablePointer<SecretCollection>) -> String {
+        if let raw = secret_collection_get_label(collection) {
+            defer { g_free(raw) }
+            let label = String(cString: raw)
+            if !label.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return label }
+        }
+        let proxy = UnsafeMutableRawPointer(collection).assumingMemoryBound(to: GDBusProxy.self)
+        guard let path = g_dbus_proxy_get_object_path(proxy) else { return "default" }
+        return String(cString: path)
+    }
+
+    /// Writes `secret` to the item(s) with these attributes, or creates one in the default
+    /// collection when there is none.
+    ///
+    /// Never through `Collection.CreateItem(replace=true)` (libsecret's `secret_password_store`):
+    /// KeePassXC 2.7 answers a replacing CreateItem with an access prompt for the existing item
+    /// that it never completes, even when it is set not to confirm access, so the call hangs
+    /// until the timeout and the old secret stays. `Item.SetSecret` on the item found by its
+    /// attributes works on every provider and keeps the item's label and attributes. Every
+    /// match is updated, so a duplicate (two processes that created at the same moment) can
+    /// never be read back stale. A new item is created without `replace`.
     static func store(_ secret: String, label: String, attributes: [String: String],
                       _ cancellable: KeyringCall.Cancellable) throws(VaultError) {
+        var error: UnsafeMutablePointer<GError>?
+        guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, &error) else {
+            throw .unavailable(reason: "no Secret Service on the session bus (\(take(error, or: "no answer")))")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(service)) }
         let schema = makeSchema()
         defer { secret_schema_unref(schema) }
         let table = makeTable(attributes)
         defer { g_hash_table_unref(table) }
-        var error: UnsafeMutablePointer<GError>?
-        let stored = secret_password_storev_sync(schema, table, "default", label, secret, cancellable, &error)
-        if stored == 0 || error != nil {
+        guard let value = secret_value_new(secret, -1, "text/plain") else {
+            throw .unavailable(reason: "libsecret could not hold the session for the keyring")
+        }
+        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+
+        let items = try search(service, schema, table, cancellable)
+        defer { for item in items { g_object_unref(UnsafeMutableRawPointer(item)) } }
+        guard items.isEmpty else {
+            for item in items {
+                let written = secret_item_set_secret_sync(item, value, cancellable, &error)
+                if written == 0 || error != nil {
+                    throw .unavailable(reason: "the keyring refused to update the session "
+                        + "(\(take(error, or: "no reason given")))")
+                }
+            }
+            return
+        }
+
+        let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
+                                                          cancellable, &error)
+        if let error { throw .unavailable(reason: "the default keyring cannot be opened (\(take(error, or: "")))") }
+        guard let collection else {
+            throw .unavailable(reason: "the Secret Service has no default keyring (no `login` collection is set up)")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(collection)) }
+        let created = secret_item_create_sync(collection, schema, table, label, value, SECRET_ITEM_CREATE_NONE,
+                                              cancellable, &error)
+        if let created { g_object_unref(UnsafeMutableRawPointer(created)) }
+        if created == nil || error != nil {
             throw .unavailable(reason: "the keyring refused to store the session (\(take(error, or: "no reason given")))")
         }
+    }
+
+    /// The items of our schema matching `table`, in any collection, unlocked first (an unlocked
+    /// collection's items need no prompt; a provider that confirms access per item may prompt).
+    private static func search(_ service: UnsafeMutablePointer<SecretService>,
+                               _ schema: UnsafeMutablePointer<SecretSchema>, _ table: OpaquePointer?,
+                               _ cancellable: KeyringCall.Cancellable) throws(VaultError)
+        -> [UnsafeMutablePointer<SecretItem>] {
+        var error: UnsafeMutablePointer<GError>?
+        let flags = SecretSearchFlags(rawValue: SECRET_SEARCH_ALL.rawValue | SECRET_SEARCH_UNLOCK.rawValue)
+        let list = secret_service_search_sync(service, schema, table, flags, cancellable, &error)
+        var items: [UnsafeMutablePointer<SecretItem>] = []
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data { items.append(data.assumingMemoryBound(to: SecretItem.self)) }
+            node = current.pointee.next
+        }
+        g_list_free(list)
+        if let error {
+            for item in items { g_object_unref(UnsafeMutableRawPointer(item)) }
+            throw .unavailable(reason: "the keyring search failed (\(take(error, or: "")))")
+        }
+        return items
     }
 
     /// The secret of the first item matching `attributes`, or `nil` when none does.

@@ -6,7 +6,8 @@ import RiderDomain
 ///
 /// Each item uses the schema `org.riderkit.Session` with two non-secret attributes, `service`
 /// (the API origin) and `account` (the user id), and a label a person recognises in their keyring
-/// manager. The whole session, serialized, is the secret; nothing secret goes in attributes.
+/// manager. The whole session, serialized and tagged (``KeyringSecretEncoding``), is the secret;
+/// nothing secret goes in attributes. An existing item is updated in place, never replaced.
 ///
 /// Every call runs off the cooperative pool and is cancelled after ``timeout``; each operation
 /// first checks that the default collection exists and is unlocked, because libsecret otherwise
@@ -14,6 +15,9 @@ import RiderDomain
 public actor SecretServiceTokenVault: TokenVault {
     /// The API origin, stored as the `service` attribute.
     public nonisolated let service: String
+    /// The server whose session this vault keeps: items are found by its API origin (the
+    /// `service` attribute), and a session that records another token endpoint is refused.
+    public nonisolated let binding: SessionBinding
     /// When set, only this account's item is used; when `nil` the vault holds the one current
     /// session for ``service`` and saving a different account replaces the previous item.
     public nonisolated let account: String?
@@ -25,7 +29,17 @@ public actor SecretServiceTokenVault: TokenVault {
     ///   - account: scope the vault to one user id, or `nil` for the server's current session.
     ///   - timeout: the bound on each keyring call (2 s by default).
     public init(service: String, account: String? = nil, timeout: Duration = .seconds(2)) {
-        self.service = service
+        self.init(binding: SessionBinding(apiOrigin: service), account: account, timeout: timeout)
+    }
+
+    /// - Parameters:
+    ///   - binding: the server: its API origin is the `service` attribute, and a stored session
+    ///     recording another server is refused with ``VaultError/boundToAnotherServer(location:stored:requested:)``.
+    ///   - account: scope the vault to one user id, or `nil` for the server's current session.
+    ///   - timeout: the bound on each keyring call (2 s by default).
+    public init(binding: SessionBinding, account: String? = nil, timeout: Duration = .seconds(2)) {
+        self.binding = binding
+        self.service = binding.apiOrigin
         self.account = account
         self.timeout = timeout
     }
@@ -75,14 +89,20 @@ public actor SecretServiceTokenVault: TokenVault {
             try SecretServiceClient.lookup(attributes, cancellable)
         }
         guard let secret else { return nil }
+        let serialized = try KeyringSecretEncoding.decode(secret)
         let stored: StoredSession
         do {
-            stored = try StoredSession.decode(Data(secret.utf8))
+            stored = try StoredSession.decode(serialized)
         } catch {
             throw .unreadableSecret(detail: "it is not a serialized session")
         }
         guard stored.version <= StoredSession.currentVersion else {
             throw .unreadableSecret(detail: "it was written by a newer RiderKit (format \(stored.version))")
+        }
+        // Found by the API origin already; a session from before bindings has only that to go on.
+        if let recorded = stored.binding, recorded != binding {
+            throw .boundToAnotherServer(location: "the keyring item \"\(label(forAccount: stored.userID))\"",
+                                        stored: recorded.description, requested: binding.description)
         }
         return (stored.toDomain(), stored.userID)
     }
@@ -94,16 +114,19 @@ public actor SecretServiceTokenVault: TokenVault {
         do {
             previous = try await load()
         } catch {
-            // A foreign item under our attributes is not a reason to refuse a new session.
-            guard case .unreadableSecret = error else { throw error }
-            previous = nil
+            // A foreign item under our attributes, or a session of this API from another token
+            // endpoint (never sent anywhere: load refuses it), is not a reason to refuse a new session.
+            switch error {
+            case .unreadableSecret, .boundToAnotherServer: previous = nil
+            default: throw error
+            }
         }
         let newAccount = account ?? session.userID.rawValue
         let data: Data
-        do { data = try StoredSession(session).encoded() } catch {
+        do { data = try StoredSession(session, binding: binding).encoded() } catch {
             throw .unreadableSecret(detail: "the session cannot be serialized")
         }
-        let secret = String(decoding: data, as: UTF8.self)
+        let secret = KeyringSecretEncoding.encode(data)
         let attributes = ["service": service, "account": newAccount]
         let label = label(forAccount: newAccount)
         try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in

@@ -17,9 +17,10 @@ struct VaultCommand: ParsableCommand {
               rider vault migrate --to encrypted-file
               rider vault passphrase
               rider vault reset
+              rider vault adopt
             """,
         subcommands: [VaultStatusCommand.self, VaultMigrateCommand.self, VaultPassphraseCommand.self,
-                      VaultResetCommand.self],
+                      VaultResetCommand.self, VaultAdoptCommand.self],
         defaultSubcommand: VaultStatusCommand.self
     )
 }

@@ -8,11 +8,13 @@ import Glibc
 final class CannedHTTPServer: Sendable {
     let port: UInt16
     private let descriptor: Int32
+    private let log = RequestLog()
 
     init(response: String) throws {
         (descriptor, port) = try LoopbackSocket.listen()
         let listener = descriptor
         let bytes = Array(response.utf8)
+        let log = self.log
         Thread.detachNewThread {
             while true {
                 let client = accept(listener, nil, nil)
@@ -20,13 +22,16 @@ final class CannedHTTPServer: Sendable {
                     if errno == EINTR { continue }
                     break  // stop() shut the listener down
                 }
-                Self.answer(client, with: bytes)
+                Self.answer(client, with: bytes, log: log)
             }
             close(listener)
         }
     }
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Every request received so far, head and body as text, in arrival order.
+    var requests: [String] { log.all }
 
     /// Wakes the accepting thread, which then closes the socket.
     func stop() {
@@ -35,7 +40,7 @@ final class CannedHTTPServer: Sendable {
 
     /// Reads the whole request (headers and `Content-Length` body) so the client never sees a
     /// reset, then writes the canned bytes and closes.
-    private static func answer(_ client: Int32, with response: [UInt8]) {
+    private static func answer(_ client: Int32, with response: [UInt8], log: RequestLog) {
         defer { close(client) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -53,6 +58,7 @@ final class CannedHTTPServer: Sendable {
                 .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
             if request.count - end >= length { break }
         }
+        log.append(String(decoding: request, as: UTF8.self))
         _ = response.withUnsafeBufferPointer { write(client, $0.baseAddress, $0.count) }
         shutdown(client, Int32(SHUT_WR))
     }
@@ -90,4 +96,13 @@ enum LoopbackSocket {
         close(descriptor)
         return port
     }
+}
+
+/// The requests a canned server received, shared with its accepting thread.
+private final class RequestLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var requests: [String] = []
+
+    func append(_ request: String) { lock.withLock { requests.append(request) } }
+    var all: [String] { lock.withLock { requests } }
 }

@@ -23,7 +23,7 @@ struct XDGDirectoriesTests {
         #expect(directories.configHome.path == "/home/ana/.config")
     }
 
-    @Test("a server origin becomes a safe, readable folder name", arguments: [
+    @Test("a server origin becomes a safe, readable folder name, then 8 hex digits of its hash", arguments: [
         ("https://api.example.com", "https-api.example.com"),
         ("http://127.0.0.1:41234", "http-127.0.0.1-41234"),
         ("https://[::1]:8443", "https-1-8443"),
@@ -31,6 +31,37 @@ struct XDGDirectoriesTests {
         ("../../etc", "etc"),
     ])
     func folderNames(origin: String, expected: String) {
-        #expect(XDGDirectories.folderName(forOrigin: origin) == expected)
+        let name = XDGDirectories.folderName(forOrigin: origin)
+        #expect(name.hasPrefix(expected + "-"), "\(name)")
+        let hash = name.dropFirst(expected.count + 1)
+        #expect(hash.count == 8 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(name)")
+    }
+
+    @Test("two origins that read alike never share a folder")
+    func noCollision() {
+        #expect(XDGDirectories.folderName(forOrigin: "https://a.b:8443")
+                    != XDGDirectories.folderName(forOrigin: "https://a.b-8443"))
+    }
+
+    @Test("a server's folders move once from their old names without a hash, with what they hold")
+    func legacyFoldersMove() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("xdg-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let directories = XDGDirectories(environment: ["HOME": home.path])
+        let origin = "http://127.0.0.1:8080"
+        let legacy = directories.stateHome.appendingPathComponent("rider/http-127.0.0.1-8080", isDirectory: true)
+        try FileManager.default.createDirectory(at: legacy, withIntermediateDirectories: true)
+        try Data("old".utf8).write(to: legacy.appendingPathComponent("session.vault"))
+
+        directories.moveLegacyFolders(forOrigin: origin)
+
+        let moved = directories.stateFolder(forOrigin: origin).appendingPathComponent("session.vault")
+        #expect(try Data(contentsOf: moved) == Data("old".utf8))
+        #expect(!FileManager.default.fileExists(atPath: legacy.path))
+        // Once the new folder exists, an old one (written again by an old RiderKit) is left alone.
+        try FileManager.default.createDirectory(at: legacy, withIntermediateDirectories: true)
+        directories.moveLegacyFolders(forOrigin: origin)
+        #expect(FileManager.default.fileExists(atPath: legacy.path))
+        #expect(try Data(contentsOf: moved) == Data("old".utf8))
     }
 }

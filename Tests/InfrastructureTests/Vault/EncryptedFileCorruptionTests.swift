@@ -72,8 +72,8 @@ struct EncryptedFileCorruptionTests {
         defer { directory.remove() }
         let (file, bytes) = try await makeFile(in: directory)
         var newer = bytes
-        newer[8] = 2
-        try await expectRefused(newer, at: file, { $0 == .unsupportedVersion(file: file.path, version: 2) }, "version 2")
+        newer[8] = 3
+        try await expectRefused(newer, at: file, { $0 == .unsupportedVersion(file: file.path, version: 3) }, "version 3")
     }
 
     @Test("a file that is not a vault at all is reported as damaged")

@@ -1,0 +1,1 @@
+../../../Infrastructure/Vault/EncryptedFile/ScryptParameters+Bounds.swift

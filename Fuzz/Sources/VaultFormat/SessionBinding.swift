@@ -1,0 +1,1 @@
+../../../Infrastructure/Vault/SessionBinding.swift
