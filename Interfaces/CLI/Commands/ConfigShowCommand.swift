@@ -31,6 +31,7 @@ struct ConfigShowCommand: GlobalOptionsCommand {
         let environment = ProcessInfo.processInfo.environment
         let document = try ConfigFileDocument(reading: ConfigFileDocument.location(environment: environment))
         let output = ConfigShowOutput(document, environment: environment, server: global.server)
-        try ConfigOutput.print(output, json: global.json, lines: output.lines(on: global.terminal))
+        let terminal = global.terminal
+        try ConfigOutput.print(output, json: global.json, style: terminal.style, lines: output.lines(on: terminal))
     }
 }

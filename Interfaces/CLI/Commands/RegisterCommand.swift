@@ -39,8 +39,9 @@ struct RegisterCommand: GlobalOptionsCommand {
                                         riderType: riderType.riderType)
         let id = try await context.rider.register(registration)
         let output = RegisterOutput(id: id.rawValue, email: email)
+        let (shownEmail, shownID) = (email.terminalSafe, id.rawValue.terminalSafe)
         try context.print(json: output, lines: [
-            "Registered \(email) as \(id). Log in with: rider login --email \(email)"
+            "Registered \(shownEmail) as \(shownID). Log in with: rider login --email \(shownEmail)"
         ])
     }
 }

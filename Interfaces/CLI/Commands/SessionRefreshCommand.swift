@@ -22,6 +22,6 @@ struct SessionRefreshCommand: GlobalOptionsCommand {
         let session = try await context.rider.refreshSession()
         let output = SessionOutput(session, server: context.server, vault: context.rider.vaultLocation, now: context.now)
         let validity = output.expiresAt.map { "valid until \(HumanFormat.date($0))" } ?? "expiry not stated by the server"
-        try context.print(json: output, lines: ["Session refreshed for \(output.userID), \(validity)"])
+        try context.print(json: output, lines: ["Session refreshed for \(output.userID.terminalSafe), \(validity)"])
     }
 }

@@ -30,6 +30,7 @@ struct SportsAddCommand: GlobalOptionsCommand {
         let context = try CommandContext(global)
         let sport = try await context.rider.setMySport(SportID(id), level: level.level)
         let output = RiderSportOutput(sport)
-        try context.print(json: output, lines: ["Saved: \(output.name) (\(output.id)) at level \(output.level)."])
+        let (name, sportID) = (output.name.terminalSafe, output.id.terminalSafe)
+        try context.print(json: output, lines: ["Saved: \(name) (\(sportID)) at level \(output.level)."])
     }
 }

@@ -45,7 +45,8 @@ struct UsersListCommand: GlobalOptionsCommand {
         guard all else {
             let result = try await context.rider.listUsers(page: try PageRequest(page: page, limit: limit ?? 20))
             let output = UserListOutput(result)
-            try context.print(json: output, lines: output.lines(on: global.terminal))
+            let terminal = global.terminal
+            try context.print(json: output, style: terminal.style, lines: output.lines(on: terminal))
             return
         }
         for try await page in try context.rider.listUsers.all(pageSize: limit ?? PageRequest.maximumLimit) {
@@ -53,7 +54,7 @@ struct UsersListCommand: GlobalOptionsCommand {
             if context.options.json {
                 let lines = users.compactMap(JSONOutput.string)
                 if lines.count != users.count { throw RiderError.malformedResponse("a user cannot be written as JSON") }
-                if !lines.isEmpty { Console.standardOutput(lines: lines) }
+                if !lines.isEmpty { Console.standardOutput(json: lines.joined(separator: "\n")) }
             } else if !users.isEmpty {
                 Console.standardOutput(lines: HumanFormat.columns(users.map(\.row)))
             }

@@ -57,7 +57,8 @@ struct UsersSearchCommand: GlobalOptionsCommand {
         let result = try await context.rider.searchUsers(
             query, page: try PageRequest(page: page, limit: limit), policy: policy.policy)
         let output = UserPageOutput(result, query: query.trimmingCharacters(in: .whitespacesAndNewlines), now: context.now)
-        try context.print(json: output, lines: output.lines(on: global.terminal))
+        let terminal = global.terminal
+        try context.print(json: output, style: terminal.style, lines: output.lines(on: terminal))
         await context.rider.backgroundRefreshes.waitForAll()
     }
 }

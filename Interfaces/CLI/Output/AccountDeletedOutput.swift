@@ -19,7 +19,8 @@ struct AccountDeletedOutput: Encodable, Sendable {
     }
 
     var line: String {
-        (alreadyGone ? "The account \(userID) was already deleted on the server" : "Deleted the account \(userID)")
+        let account = userID.terminalSafe
+        return (alreadyGone ? "The account \(account) was already deleted on the server" : "Deleted the account \(account)")
             + "; its session and cached data are gone from this machine."
     }
 }

@@ -27,7 +27,7 @@ struct ConfigShowOutput: Encodable, Sendable {
     /// A line naming the file, then a table (key, value, source): titled and styled on a
     /// terminal, plain aligned lines when piped.
     func lines(on terminal: TerminalOutput) -> [String] {
-        let title = "config file \(file)" + (fileExists ? "" : " (does not exist; `rider config set` creates it)")
+        let title = "config file \(file.terminalSafe)" + (fileExists ? "" : " (does not exist; `rider config set` creates it)")
         var lines = [terminal.style.bold(title)]
         let rows = settings.map(\.row)
         if terminal.usesTables {
@@ -39,11 +39,11 @@ struct ConfigShowOutput: Encodable, Sendable {
         }
         for setting in settings {
             guard let problem = setting.problem else { continue }
-            lines.append("invalid \(setting.key) (\(setting.shownSource)): \(problem)")
+            lines.append("invalid \(setting.key) (\(setting.shownSource)): \(problem.terminalSafe)")
         }
         if !unknownKeys.isEmpty {
             lines.append("unknown keys in the file (rider will not start until they are removed with "
-                + "`rider config unset KEY`): \(unknownKeys.joined(separator: ", "))")
+                + "`rider config unset KEY`): \(unknownKeys.map(\.terminalSafe).joined(separator: ", "))")
         }
         return lines
     }

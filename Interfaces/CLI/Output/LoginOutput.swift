@@ -34,6 +34,6 @@ struct LoginOutput: Encodable, Sendable {
 
     var line: String {
         let validity = expiresAt.map { "session valid until \(HumanFormat.date($0))" } ?? "session expiry not stated by the server"
-        return "Logged in as \(email) (\(userID)), \(validity)"
+        return "Logged in as \(email.terminalSafe) (\(userID.terminalSafe)), \(validity)"
     }
 }

@@ -36,7 +36,7 @@ struct UserPageOutput: Encodable, Sendable {
     func lines(on terminal: TerminalOutput) -> [String] {
         let pages = max(1, (total + max(limit, 1) - 1) / max(limit, 1))
         let noun = total == 1 ? "user" : "users"
-        var header = "total \(total) \(noun) for \"\(query)\" · page \(page) of \(pages) · \(limit) per page"
+        var header = "total \(total) \(noun) for \"\(query.terminalSafe)\" · page \(page) of \(pages) · \(limit) per page"
         if hasNext { header += " · next: --page \(page + 1)" }
         var lines = [terminal.style.bold(header)]
         if let notice { lines.append(notice) }
@@ -49,7 +49,7 @@ struct UserPageOutput: Encodable, Sendable {
         let oldest = cache.ageSeconds.map { " (oldest entry stored \(HumanFormat.duration(TimeInterval($0))) ago)" } ?? ""
         switch cache.source {
         case "offline":
-            let reason = cache.offlineReason ?? "The server could not be reached."
+            let reason = cache.offlineReason?.terminalSafe ?? "The server could not be reached."
             return "OFFLINE: \(reason) Showing results from the local cache; they may be stale or incomplete\(oldest)."
         case "cache":
             return "From the local cache, not the server; results may be stale or incomplete\(oldest)."

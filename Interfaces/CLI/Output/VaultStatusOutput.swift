@@ -38,17 +38,19 @@ struct VaultStatusOutput: Encodable, Sendable {
         try container.encode(problem, forKey: .problem)
     }
 
+    /// Every value made terminal-safe: paths, labels, ids and problems come from files, the
+    /// keyring and the server.
     func lines() -> [String] {
         var lines = [
-            "Server:    \(server)",
-            "Vault:     \(backend) (setting: \(setting))",
-            "Why:       \(reason)",
-            "Location:  \(location)",
+            "Server:    \(server.terminalSafe)",
+            "Vault:     \(backend.terminalSafe) (setting: \(setting.terminalSafe))",
+            "Why:       \(reason.terminalSafe)",
+            "Location:  \(location.terminalSafe)",
         ]
-        if let itemLabel { lines.append("Item:      \(itemLabel)") }
+        if let itemLabel { lines.append("Item:      \(itemLabel.terminalSafe)") }
         lines.append("Unlocked:  \(unlocked ? "yes" : "no")")
-        lines.append("Session:   \(signedIn ? "signed in as \(userID ?? "unknown")" : "none stored")")
-        if let problem { lines.append("Problem:   \(problem)") }
+        lines.append("Session:   \(signedIn ? "signed in as \((userID ?? "unknown").terminalSafe)" : "none stored")")
+        if let problem { lines.append("Problem:   \(problem.terminalSafe)") }
         return lines
     }
 }

@@ -40,15 +40,18 @@ struct CommandContext: Sendable {
     /// The server as people name it (`https://api.example.com`).
     var server: String { rider.api.origin }
 
-    /// Prints `json` with `--json`, else the human-readable `lines`.
-    func print(json: some Encodable, lines: @autoclosure () -> [String]) throws {
+    /// Prints `json` with `--json`, else the human-readable `lines`, made terminal-safe by
+    /// ``Console``.
+    /// - Parameter style: the style `lines` were rendered with (tables and their headers), whose
+    ///   bold and dim are kept; plain for every other output, so it keeps no escape at all.
+    func print(json: some Encodable, style: TextStyle = .plain, lines: @autoclosure () -> [String]) throws {
         guard options.json else {
-            Console.standardOutput(lines: lines())
+            Console.standardOutput(lines: lines(), style: style)
             return
         }
         guard let text = JSONOutput.string(json) else {
             throw RiderError.malformedResponse("the result cannot be written as JSON")
         }
-        Console.standardOutput(text)
+        Console.standardOutput(json: text)
     }
 }

@@ -75,10 +75,12 @@ struct ErrorReport: Sendable {
 
     private func emit(_ output: ErrorOutput) {
         guard json else {
-            Console.standardError("rider: error: " + output.message)
+            // Escaped as one field: a problem detail from the server is quoted in the message,
+            // and a line break in it must not forge a second `rider: error:` line.
+            Console.standardError("rider: error: " + output.message.terminalSafe)
             return
         }
-        Console.standardError(JSONOutput.string(output) ?? #"{"error":{"code":"other","message":"unprintable error"}}"#)
+        Console.standardError(json: JSONOutput.string(output) ?? #"{"error":{"code":"other","message":"unprintable error"}}"#)
     }
 
     /// A stable, machine-readable name for each error (the `code` of the JSON error).

@@ -27,14 +27,18 @@ enum HumanFormat {
         return interval > 0 ? "in \(duration(interval))" : "expired \(duration(-interval)) ago"
     }
 
-    /// Key–value lines with the values aligned in one column.
+    /// Key–value lines with the values aligned in one column. Values are made terminal-safe
+    /// (``TerminalSafeText``): they are mostly the server's words.
     static func block(_ rows: [(String, String)]) -> [String] {
+        let rows = rows.map { ($0.terminalSafe, $1.terminalSafe) }
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { key, value in pad(key, to: width) + "  " + value }
     }
 
     /// Rows of cells with each column padded to its widest cell (the last column is not padded).
+    /// Cells are made terminal-safe first, so the padding fits what is shown.
     static func columns(_ rows: [[String]]) -> [String] {
+        let rows = rows.map { $0.map(\.terminalSafe) }
         let count = rows.map(\.count).max() ?? 0
         let widths = (0..<count).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
         return rows.map { cells in

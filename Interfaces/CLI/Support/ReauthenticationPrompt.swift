@@ -24,11 +24,18 @@ enum ReauthenticationPrompt {
                 email = try TerminalInput.readLine(prompt: "Your session has expired. Email: ", echo: true, hint: hint)
                     .trimmingCharacters(in: .whitespaces)
             }
-            let intro = request.attempt == 1 ? "Your session has expired. " : "That did not work. "
-            let password = try TerminalInput.readLine(prompt: "\(intro)Password for \(email): ", echo: false, hint: hint)
+            let password = try TerminalInput.readLine(prompt: passwordPrompt(email: email, attempt: request.attempt),
+                                                      echo: false, hint: hint)
             // An empty answer declines: the command then stops with the usual hint.
             guard !email.isEmpty, !password.isEmpty else { return nil }
             return Credentials(email: email, password: password)
         }
+    }
+
+    /// The question for the password. The email may come from the cache, that is from the
+    /// server, so it is shown terminal-safe.
+    static func passwordPrompt(email: String, attempt: Int) -> String {
+        let intro = attempt == 1 ? "Your session has expired. " : "That did not work. "
+        return "\(intro)Password for \(email.terminalSafe): "
     }
 }

@@ -17,6 +17,9 @@ final class StatusLine: Sendable {
 
     /// Draws `text` over the current status line (or remembers it while hidden).
     func show(_ text: String) {
+        // Made terminal-safe as one field: it names a file, and a CR or ESC in a file name would
+        // draw over the line or drive the terminal.
+        let text = text.terminalSafe
         state.withLock { state in
             state.text = text
             if state.hidden == 0 { Self.write("\r" + text + Self.eraseToEnd) }

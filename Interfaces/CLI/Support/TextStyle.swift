@@ -9,12 +9,20 @@ struct TextStyle: Sendable, Equatable {
     static let ansi = TextStyle(isEnabled: true)
 
     /// `text` in bold.
-    func bold(_ text: String) -> String { wrap(text, "1") }
+    func bold(_ text: String) -> String { wrap(text, Self.boldOn) }
 
     /// `text` dimmed, for what matters less than its neighbours.
-    func dim(_ text: String) -> String { wrap(text, "2") }
+    func dim(_ text: String) -> String { wrap(text, Self.dimOn) }
 
-    private func wrap(_ text: String, _ code: String) -> String {
-        isEnabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    /// Every escape sequence this type writes, and nothing else: ``TerminalSafeText`` lets
+    /// exactly these through when styling is on.
+    static let escapes = [boldOn, dimOn, reset]
+
+    private static let boldOn = "\u{1B}[1m"
+    private static let dimOn = "\u{1B}[2m"
+    private static let reset = "\u{1B}[0m"
+
+    private func wrap(_ text: String, _ on: String) -> String {
+        isEnabled && !text.isEmpty ? on + text + Self.reset : text
     }
 }

@@ -3,6 +3,8 @@
 /// Widths are display widths: "José García" counts 11 columns (grapheme clusters, not bytes or
 /// scalars) and "東京" counts 4 (East Asian wide characters take two cells), so columns line up
 /// whatever the names are written in. Escapes wrap padded cells, so they never shift a column.
+/// Cells and titles are made terminal-safe (``TerminalSafeText``) before anything is measured:
+/// a name with ESC or CR in it shows as `\e` and `\r`, and the columns fit that.
 struct TextTable: Sendable {
     /// A column's title and whether its cells are dimmed (for ids that matter less than names).
     struct Column: Sendable {
@@ -12,6 +14,14 @@ struct TextTable: Sendable {
 
     let columns: [Column]
     let rows: [[String]]
+
+    /// - Parameters:
+    ///   - columns: the titles, in order.
+    ///   - rows: the cells, as received; escaped here.
+    init(columns: [Column], rows: [[String]]) {
+        self.columns = columns.map { Column(title: $0.title.terminalSafe, dimmed: $0.dimmed) }
+        self.rows = rows.map { $0.map(\.terminalSafe) }
+    }
 
     /// The header row and one line per row, each cell padded to its column's widest; no line
     /// ends in spaces. Rows shorter than the header get empty cells.
