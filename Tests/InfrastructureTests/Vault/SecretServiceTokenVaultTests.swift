@@ -1,10 +1,11 @@
 import Foundation
 import RiderDomain
-import RiderInfrastructure
+@testable import RiderInfrastructure
 import Testing
 
-/// Against a real gnome-keyring daemon on a private session bus (`scripts/with-keyring.sh`).
-@Suite("Secret Service token vault (real gnome-keyring)",
+/// Against a real provider on a private session bus: gnome-keyring (`scripts/with-keyring.sh`)
+/// or KeePassXC (`scripts/with-keepassxc.sh`); `make test` runs both.
+@Suite("Secret Service token vault (real provider)",
        .enabled(if: Keyring.expected, "needs a keyring: run through scripts/with-keyring.sh (make test does)"))
 struct SecretServiceTokenVaultTests {
     let session = VaultFixtures.session
@@ -37,8 +38,12 @@ struct SecretServiceTokenVaultTests {
         let attributes = listing.split(separator: "\n").filter { $0.hasPrefix("attribute.") || $0.hasPrefix("label") }
         #expect(!attributes.contains { $0.contains("SECRET") })
 
+        // Tagged base64url of the session JSON (docs/vault.md), which placeholder engines leave alone.
         let secret = try SecretTool.run(["lookup", "xdg:schema", "org.riderkit.Session", "service", service])
-        #expect(secret.contains("access-SECRET-a+b/c=") || secret.contains("access-SECRET-a+b\\/c="))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(secret.hasPrefix("riderkit:v2:") && !secret.contains("{") && !secret.contains("SECRET"))
+        let json = String(decoding: try KeyringSecretEncoding.decode(secret), as: UTF8.self)
+        #expect(json.contains("access-SECRET-a+b/c=") || json.contains("access-SECRET-a+b\\/c="))
     }
 
     @Test("an item stored with secret-tool under the schema's attributes is read by RiderKit")
