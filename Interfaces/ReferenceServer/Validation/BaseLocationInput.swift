@@ -25,6 +25,8 @@ struct BaseLocationInput: Sendable {
             let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.count > placeNameLength {
                 errors.append(FieldError(field: "place_name", message: "must be at most \(placeNameLength) characters long"))
+            } else {
+                _ = FieldRules.displaySafe(trimmed, field: "place_name", errors: &errors)
             }
             placeName = trimmed.isEmpty ? nil : trimmed
         case let other?:

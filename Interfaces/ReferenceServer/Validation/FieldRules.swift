@@ -18,14 +18,24 @@ enum FieldRules {
         return nil
     }
 
-    /// The display name trimmed, if its length is within 1…60 characters.
+    /// The display name trimmed, if its length is within 1…60 characters and it holds no
+    /// control character or bidi override (``DisplaySafeText``).
     static func displayName(_ raw: String, errors: inout [FieldError]) -> String? {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard displayNameLength.contains(name.count) else {
             errors.append(FieldError(field: "display_name", message: "must be 1 to 60 characters long after trimming"))
             return nil
         }
-        return name
+        return displaySafe(name, field: "display_name", errors: &errors)
+    }
+
+    /// `text` when ``DisplaySafeText`` allows it; otherwise records why under `field`.
+    static func displaySafe(_ text: String, field: String, errors: inout [FieldError]) -> String? {
+        if let message = DisplaySafeText.problem(in: text) {
+            errors.append(FieldError(field: field, message: message))
+            return nil
+        }
+        return text
     }
 
     static func riderType(_ raw: String, errors: inout [FieldError]) -> RiderType? {

@@ -46,11 +46,15 @@ struct RiderChanges: Sendable {
                 changes.riderType = FieldRules.riderType(raw, errors: &errors)
             }
         }
+        // One line: the contract has never promised multi-line descriptions, and a newline is a
+        // control character like the rest (DisplaySafeText).
         changes.description = nullableString(patch, "description", errors: &errors) { text in
-            text.count <= descriptionLength ? nil : "must be at most \(descriptionLength) characters long"
+            text.count <= descriptionLength
+                ? DisplaySafeText.problem(in: text) : "must be at most \(descriptionLength) characters long"
         }
         changes.avatarURL = nullableString(patch, "avatar_url", errors: &errors) { text in
-            isWebURL(text) ? nil : "must be an absolute http or https URL"
+            !text.unicodeScalars.contains(where: DisplaySafeText.isRefused) && isWebURL(text)
+                ? nil : "must be an absolute http or https URL"
         }
         changes.sports = sports(patch["sports"], errors: &errors)
         guard errors.isEmpty else { throw .validation(errors) }
@@ -118,7 +122,8 @@ struct RiderChanges: Sendable {
                     errors.append(FieldError(field: "sports[\(position)]", message: "must be a string of 1 to 40 characters"))
                     continue
                 }
-                sports.append(sport)
+                guard let safe = FieldRules.displaySafe(sport, field: "sports[\(position)]", errors: &errors) else { continue }
+                sports.append(safe)
             }
             return sports.count == items.count ? .set(sports) : nil
         case let other?:

@@ -16,6 +16,9 @@ struct ValidRegistration: Sendable {
         }
         if let email, !EmailRule.looksLikeAddress(email) {
             errors.append(FieldError(field: "email", message: "must look like an email address, e.g. name@example.com"))
+        } else if let email {
+            // Other riders see the email in listings, so it follows the display name's rule.
+            _ = FieldRules.displaySafe(email, field: "email", errors: &errors)
         }
         let password = FieldRules.string(body, "password", errors: &errors)
         if let password, password.count < 8 {
