@@ -27,7 +27,9 @@ cleanup() {
 trap cleanup EXIT
 
 # An access token that outlives the run, so authenticated operations are tested as such.
-"$bin/rider-server" --port 0 --seed-users 200 --access-ttl 3600 > "$work/server.out" 2> "$work/server.err" &
+# The test hooks are part of the documented contract (x-internal), so they are checked too.
+"$bin/rider-server" --port 0 --seed-users 200 --access-ttl 3600 --enable-test-hooks \
+  > "$work/server.out" 2> "$work/server.err" &
 server_pid=$!
 for _ in $(seq 1 600); do
   grep -qoE 'http://127\.0\.0\.1:[0-9]+' "$work/server.out" 2>/dev/null && break

@@ -43,6 +43,10 @@ struct RiderServerCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-non-loopback"), help: "Allow binding a non-loopback address. The demo password is printed; think twice.")
     var allowNonLoopback = false
 
+    @Flag(name: .customLong("enable-test-hooks"),
+          help: "Serve the /_test/* hooks (counters, forced token expiry, an open redirect) for tests and benchmarks; while on, only requests with a loopback Host are answered (421 otherwise).")
+    var enableTestHooks = false
+
     @Flag(help: "Log one line per request to standard error.")
     var verbose = false
 
@@ -81,7 +85,8 @@ struct RiderServerCommand: AsyncParsableCommand {
             demoPassword: demoPassword,
             tokenAlphabet: formHostileTokens ? .formHostile : .base64URL,
             stopsOnTerminationSignals: true,
-            verboseLogging: verbose
+            verboseLogging: verbose,
+            enableTestHooks: enableTestHooks
         )
     }
 }

@@ -8,7 +8,8 @@ struct ServerLifecycleTests {
     func manyServers() async throws {
         var ports: Set<Int> = []
         for _ in 0..<10 {
-            let port = try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { (server: TestServer) async throws -> Int in
+            let configuration = ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600), enableTestHooks: true)
+            let port = try await TestServer.with(configuration) { (server: TestServer) async throws -> Int in
                 #expect(try await server.get("/_test/stats").status == 200)
                 return server.running.baseURL.port ?? 0
             }

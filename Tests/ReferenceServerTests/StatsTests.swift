@@ -4,9 +4,11 @@ import Testing
 
 @Suite("Test hooks")
 struct StatsTests {
+    static let hooksOn = ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600), enableTestHooks: true)
+
     @Test("GET /_test/stats reports grants, failures and requests, and does not count itself")
     func statsRoute() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
+        try await TestServer.with(Self.hooksOn) { server in
             let token = try await server.login()
             _ = try await server.refresh(token.refreshToken)
             _ = try await server.refresh(token.refreshToken)
@@ -27,7 +29,7 @@ struct StatsTests {
 
     @Test("issuedTokens() lists every access and refresh token in order")
     func issuedTokens() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
+        try await TestServer.with(Self.hooksOn) { server in
             let first = try await server.login()
             let second = try await server.refresh(first.refreshToken).decode(TokenBody.self)
             #expect(await server.store.issuedTokens() == [first.accessToken, first.refreshToken, second.accessToken, second.refreshToken])
@@ -36,7 +38,7 @@ struct StatsTests {
 
     @Test("POST /_test/expire-access-tokens expires access tokens for out-of-process tests")
     func expireRoute() async throws {
-        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
+        try await TestServer.with(Self.hooksOn) { server in
             let token = try await server.login()
             #expect(try await server.send("POST", "/_test/expire-access-tokens").status == 204)
             #expect(try await server.get("/auth/me", token: token.accessToken).status == 401)

@@ -68,6 +68,20 @@ struct APIProblem: Error, Sendable {
         )
     }
 
+    /// `421`: the request names a host this server does not answer for (a non-loopback `Host`
+    /// while the test hooks are on).
+    static func misdirected() -> APIProblem {
+        APIProblem(status: .misdirectedRequest, slug: "misdirected-request", title: "Misdirected request",
+                   detail: "This server answers only requests addressed to a loopback host (localhost, 127.x.x.x or [::1]).")
+    }
+
+    /// `429`: too many failed password grants; `Retry-After` says when to try again.
+    static func tooManyRequests(retryAfter seconds: Int) -> APIProblem {
+        APIProblem(status: .tooManyRequests, slug: "too-many-requests", title: "Too many requests",
+                   detail: "Too many failed sign-ins; try again in \(seconds) s.",
+                   headers: [.retryAfter: String(seconds), .cacheControl: "no-store"])
+    }
+
     static func internalError() -> APIProblem {
         APIProblem(status: .internalServerError, slug: "internal-error", title: "Internal error", detail: "The server failed; see its log.")
     }

@@ -8,23 +8,30 @@ import Logging
 /// problem bodies for unknown paths and `405` with `Allow` for known paths, which a route table
 /// gives directly.
 struct ReferenceResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ReferenceRequestContext
 
     let store: ReferenceStore
     let maximumBodySize: Int
     /// Largest accepted avatar picture; its multipart body may be a little larger.
     let maximumAvatarSize: Int
+    /// Serve `/_test/*`, and then only to loopback `Host`s (``ReferenceServerConfiguration/enableTestHooks``).
+    let testHooks: Bool
     let logger: Logger
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+    func respond(to request: Request, context: ReferenceRequestContext) async throws -> Response {
         let path = request.uri.path
+        if testHooks, !LoopbackAuthority.accepts(request.head.authority) {
+            // Before counting or routing: a request under a foreign name gets nothing else.
+            logger.info("\(request.method.rawValue) \(path) 421 (Host is not loopback)")
+            return Responses.problem(.misdirected())
+        }
         if !path.hasPrefix("/_test/") {
             await store.recordRequest(from: ClientIdentity(userAgent: request.headers[.userAgent],
                                                            acceptLanguage: request.headers[.acceptLanguage]))
         }
         var response: Response
         do {
-            response = try await dispatch(request, path: path)
+            response = try await dispatch(request, path: path, client: context.clientAddress ?? "unknown")
         } catch let problem as APIProblem {
             response = Responses.problem(problem)
         } catch {
@@ -37,20 +44,20 @@ struct ReferenceResponder: HTTPResponder {
         return response
     }
 
-    private func dispatch(_ request: Request, path: String) async throws -> Response {
-        switch Route.match(method: request.method, path: path) {
+    private func dispatch(_ request: Request, path: String, client: String) async throws -> Response {
+        switch Route.match(method: request.method, path: path, testHooks: testHooks) {
         case .notFound:
             throw APIProblem.notFound("There is no resource at \(path).")
         case .methodNotAllowed(let allowed):
             throw APIProblem.methodNotAllowed(request.method, allowed: allowed)
         case .found(let route):
-            return try await handle(route, request)
+            return try await handle(route, request, client: client)
         }
     }
 
-    private func handle(_ route: Route, _ request: Request) async throws -> Response {
+    private func handle(_ route: Route, _ request: Request, client: String) async throws -> Response {
         switch route {
-        case .token: try await token(request)
+        case .token: try await token(request, client: client)
         case .register: try await register(request)
         case .revoke: try await revoke(request)
         case .authMe: try await authMe(request)
@@ -70,7 +77,7 @@ struct ReferenceResponder: HTTPResponder {
         case .mySports: try await mySports(request)
         case .setMySport(let id): try await setMySport(id: id, request)
         case .removeMySport(let id): try await removeMySport(id: id, request)
-        case .standardToken: try await standardToken(request)
+        case .standardToken: try await standardToken(request, client: client)
         case .testStats: try await testStats()
         case .testRedirect: try testRedirect(request)
         case .testEchoHeaders: try testEchoHeaders(request)

@@ -38,14 +38,24 @@ enum Route: Sendable, Equatable {
     }
 
     /// Finds the route for `method` and `path`. `HEAD` is served wherever `GET` is.
-    static func match(method: HTTPRequest.Method, path: String) -> Match {
-        guard let routes = routes(forPath: path) else { return .notFound }
+    /// - Parameter testHooks: Whether `/_test/*` exists; without it those paths are unknown.
+    static func match(method: HTTPRequest.Method, path: String, testHooks: Bool) -> Match {
+        guard let routes = routes(forPath: path),
+              testHooks || !routes.contains(where: { $0.route.isTestHook }) else { return .notFound }
         let effective = method == .head ? .get : method
         if let route = routes.first(where: { $0.method == effective }) {
             return .found(route.route)
         }
         let allowed = routes.map(\.method)
         return .methodNotAllowed(allowed.contains(.get) ? allowed + [.head] : allowed)
+    }
+
+    /// Served only with ``ReferenceServerConfiguration/enableTestHooks``.
+    var isTestHook: Bool {
+        switch self {
+        case .testStats, .testRedirect, .testEchoHeaders, .testExpireAccessTokens: true
+        default: false
+        }
     }
 
     private static func routes(forPath path: String) -> [(method: HTTPRequest.Method, route: Route)]? {

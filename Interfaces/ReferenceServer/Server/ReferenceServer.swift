@@ -30,6 +30,7 @@ public enum ReferenceServer {
             store: store,
             maximumBodySize: configuration.maximumBodySize,
             maximumAvatarSize: configuration.maximumAvatarSize,
+            testHooks: configuration.enableTestHooks,
             logger: logger
         )
         let latch = StartupLatch()

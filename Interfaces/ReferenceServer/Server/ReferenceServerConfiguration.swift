@@ -41,6 +41,17 @@ public struct ReferenceServerConfiguration: Sendable {
     /// it) and leave `expires_in` out of token responses, like OAuth servers that state the
     /// expiry only inside the token. Off by default.
     public var jwtAccessTokens: Bool
+    /// Serve the `/_test/*` hooks (counters, forced expiry, an open redirect, a header echo).
+    /// Off by default: they need no token, so only tests and benchmarks turn them on. While on,
+    /// the server answers only requests whose `Host` is a loopback name or literal, and `421`
+    /// to any other, so a web page cannot reach them through DNS rebinding.
+    public var enableTestHooks: Bool
+    /// When `/auth/token` stops checking passwords for a while; see ``LoginThrottle``.
+    public var loginThrottle: LoginThrottle
+    /// The most tokens the server keeps (access, refresh and rotated refresh tokens together).
+    /// Expired and revoked tokens are dropped first; past this many, the oldest go, and a
+    /// client holding one of them has to log in again.
+    public var maximumStoredTokens: Int
 
     /// Creates a configuration; every parameter has a test-friendly default.
     public init(
@@ -59,7 +70,10 @@ public struct ReferenceServerConfiguration: Sendable {
         stopsOnTerminationSignals: Bool = false,
         logger: Logger? = nil,
         verboseLogging: Bool = false,
-        jwtAccessTokens: Bool = false
+        jwtAccessTokens: Bool = false,
+        enableTestHooks: Bool = false,
+        loginThrottle: LoginThrottle = LoginThrottle(),
+        maximumStoredTokens: Int = 100_000
     ) {
         self.host = host
         self.port = port
@@ -77,6 +91,9 @@ public struct ReferenceServerConfiguration: Sendable {
         self.logger = logger
         self.verboseLogging = verboseLogging
         self.jwtAccessTokens = jwtAccessTokens
+        self.enableTestHooks = enableTestHooks
+        self.loginThrottle = loginThrottle
+        self.maximumStoredTokens = maximumStoredTokens
     }
 
     /// Whether `host` names a loopback address (`localhost`, `127.0.0.0/8` or `::1`).
@@ -106,6 +123,13 @@ public struct ReferenceServerConfiguration: Sendable {
         }
         guard maximumAvatarSize >= 1024 else {
             throw .invalidConfiguration("the maximum avatar size must be at least 1024 bytes")
+        }
+        guard loginThrottle.failuresPerEmail >= 1, loginThrottle.failuresPerClient >= 1,
+              loginThrottle.window > .zero else {
+            throw .invalidConfiguration("the login throttle needs at least 1 failure per email and per client, and a positive window")
+        }
+        guard maximumStoredTokens >= 16 else {
+            throw .invalidConfiguration("the server must keep at least 16 tokens")
         }
     }
 }

@@ -116,7 +116,7 @@ struct HTTPTransportTests {
 
     @Test("a redirect comes back as it is instead of being followed with the token", arguments: TransportKind.allCases)
     func redirectsAreNotFollowed(_ kind: TransportKind) async throws {
-        let server = try await ReferenceServer.start(.init(seedUsers: 1))
+        let server = try await ReferenceServer.start(.init(seedUsers: 1, enableTestHooks: true))
         defer { Task { await server.stop() } }
         let url = try #require(URL(string: "\(server.baseURL.absoluteString)/_test/redirect?to=/_test/echo-headers"))
 
@@ -129,7 +129,7 @@ struct HTTPTransportTests {
 
     @Test("every method and header reaches the server as sent", arguments: TransportKind.allCases)
     func methodsAndHeaders(_ kind: TransportKind) async throws {
-        let server = try await ReferenceServer.start(.init(seedUsers: 1))
+        let server = try await ReferenceServer.start(.init(seedUsers: 1, enableTestHooks: true))
         defer { Task { await server.stop() } }
         let transport = kind.make()
         let url = server.baseURL.appendingPathComponent("_test/echo-headers")

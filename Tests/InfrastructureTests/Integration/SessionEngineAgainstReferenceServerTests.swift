@@ -35,8 +35,8 @@ struct SessionEngineAgainstReferenceServerTests {
     @Test("Authorization reaches a same-origin redirect target and not a cross-origin one",
           arguments: TransportKind.allCases)
     func redirectsKeepTokensHome(_ kind: TransportKind) async throws {
-        let home = try await ReferenceServer.start(.init(seedUsers: 1))
-        let elsewhere = try await ReferenceServer.start(.init(seedUsers: 1))
+        let home = try await ReferenceServer.start(.init(seedUsers: 1, enableTestHooks: true))
+        let elsewhere = try await ReferenceServer.start(.init(seedUsers: 1, enableTestHooks: true))
         defer { Task { await home.stop(); await elsewhere.stop() } }
         let transport = RedirectFollowingTransport(base: kind.make())
 

@@ -24,7 +24,9 @@ final class ServerProcess: @unchecked Sendable {
         let process = Process()
         self.process = process
         process.executableURL = try Binaries.url("rider-server")
-        process.arguments = ["--port", "0", "--seed-users", String(seedUsers), "--access-ttl", String(accessTTL)]
+        // The hooks: the storm expires every access token and reads the refresh count over HTTP.
+        process.arguments = ["--port", "0", "--seed-users", String(seedUsers), "--access-ttl", String(accessTTL),
+                             "--enable-test-hooks"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
