@@ -24,12 +24,63 @@ struct RefreshRotationTests {
     func usedRefreshTokenRejected() async throws {
         try await TestServer.with { server in
             let first = try await server.login()
-            let rotated = try await server.refresh(first.refreshToken).decode(TokenBody.self)
+            _ = try await server.refresh(first.refreshToken).decode(TokenBody.self)
             let reused = try await server.refresh(first.refreshToken)
             #expect(reused.status == 400)
+            #expect(reused.header("Cache-Control") == "no-store")
             #expect(try reused.decode(TokenErrorBody.self).error == "invalid_grant")
-            // Reuse does not end the rotated grant: the newest refresh token still works.
-            #expect(try await server.refresh(rotated.refreshToken).status == 200)
+        }
+    }
+
+    @Test("a retired refresh token revokes its whole family: every access and refresh token from that login")
+    func reuseRevokesFamily() async throws {
+        try await TestServer.with { server in
+            // Given a login refreshed twice: first → second → third.
+            let first = try await server.login()
+            let second = try await server.refresh(first.refreshToken).decode(TokenBody.self)
+            let third = try await server.refresh(second.refreshToken).decode(TokenBody.self)
+            // And another login of the same rider, a family of its own.
+            let elsewhere = try await server.login()
+
+            // When the retired first refresh token comes back (a stolen copy, or a lost client).
+            let reused = try await server.refresh(first.refreshToken)
+
+            // Then it is refused, and nothing of that family works any more, the newest included.
+            #expect(try reused.decode(TokenErrorBody.self).error == "invalid_grant")
+            for access in [first.accessToken, second.accessToken, third.accessToken] {
+                #expect(try await server.get("/auth/me", token: access).status == 401)
+            }
+            #expect(try await server.refresh(third.refreshToken).decode(TokenErrorBody.self).error == "invalid_grant")
+            #expect(try await server.refresh(second.refreshToken).decode(TokenErrorBody.self).error == "invalid_grant")
+            // The other login is untouched.
+            #expect(try await server.get("/auth/me", token: elsewhere.accessToken).status == 200)
+            #expect(try await server.refresh(elsewhere.refreshToken).status == 200)
+            #expect(await server.store.stats().refreshGrants == 3)
+        }
+    }
+
+    @Test("a chain of refreshes, each with the newest token, never counts as reuse")
+    func legitimateChainKeepsWorking() async throws {
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
+            var current = try await server.login()
+            for _ in 0..<25 {
+                let response = try await server.refresh(current.refreshToken)
+                #expect(response.status == 200)
+                current = try response.decode(TokenBody.self)
+            }
+            #expect(try await server.get("/auth/me", token: current.accessToken).status == 200)
+            #expect(await server.store.stats().failedTokenRequests == 0)
+        }
+    }
+
+    @Test("revoking a retired refresh token ends its family too (a logout from a stale copy still signs out)")
+    func revokeWithRetiredToken() async throws {
+        try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
+            let first = try await server.login()
+            let second = try await server.refresh(first.refreshToken).decode(TokenBody.self)
+            #expect(try await server.postForm("/auth/revoke", [("token", first.refreshToken)]).status == 200)
+            #expect(try await server.get("/auth/me", token: second.accessToken).status == 401)
+            #expect(try await server.refresh(second.refreshToken).status == 400)
         }
     }
 
@@ -42,7 +93,7 @@ struct RefreshRotationTests {
         }
     }
 
-    @Test("of two concurrent refreshes with one token exactly one succeeds")
+    @Test("of concurrent refreshes with one token exactly one succeeds")
     func concurrentRefresh() async throws {
         try await TestServer.with { server in
             let first = try await server.login()
@@ -54,6 +105,9 @@ struct RefreshRotationTests {
             }
             #expect(statuses.filter { $0 == 200 }.count == 1)
             #expect(statuses.filter { $0 == 400 }.count == 7)
+            // The losers presented a token the winner had retired: that is reuse, so the family
+            // ends. A client must refresh single-flight (RiderKit's session engine does).
+            #expect(await server.store.stats().refreshGrants == 1)
         }
     }
 

@@ -15,11 +15,11 @@ extension ReferenceResponder {
     /// the client must authenticate (HTTP Basic with form-encoded id and secret, or both in the
     /// body), and the answer carries only the RFC 6749 §5.1 fields — no `user_id`, no `role`,
     /// and `token_type` in lower case.
-    func standardToken(_ request: Request) async throws -> Response {
+    func standardToken(_ request: Request, client: String) async throws -> Response {
         do {
             let form = try await tokenForm(request)
             try Self.authenticateClient(request, form: form)
-            let pair = try await grant(form: form)
+            let pair = try await grant(form: form, client: client)
             return try Responses.json(StandardTokenResponseBody(pair), headers: Self.noStore)
         } catch let error as TokenEndpointError {
             await store.recordFailedTokenRequest()

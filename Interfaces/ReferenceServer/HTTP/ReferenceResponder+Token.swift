@@ -3,9 +3,12 @@ import Hummingbird
 
 extension ReferenceResponder {
     /// `POST /auth/token`: the password and refresh-token grants (RFC 6749 §4.3, §6).
-    func token(_ request: Request) async throws -> Response {
+    /// - Parameter client: The peer's address, which the login throttle counts failures by.
+    /// - Throws: A `429` problem with `Retry-After` while the login throttle holds password
+    ///   grants back (RFC 6749 has no error code for it, so it is a problem like other statuses).
+    func token(_ request: Request, client: String) async throws -> Response {
         do {
-            let pair = try await grant(form: try await tokenForm(request))
+            let pair = try await grant(form: try await tokenForm(request), client: client)
             return try Responses.json(TokenResponseBody(pair), headers: Self.noStore)
         } catch let error as TokenEndpointError {
             await store.recordFailedTokenRequest()
@@ -31,7 +34,7 @@ extension ReferenceResponder {
         return Response(status: .ok, headers: Self.noStore)
     }
 
-    func grant(form: FormFields) async throws -> TokenPair {
+    func grant(form: FormFields, client: String) async throws -> TokenPair {
         if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { form.count(of: $0) > 1 }) {
             throw TokenEndpointError.invalidRequest("the parameter \(repeated) must not be repeated")
         }
@@ -42,14 +45,19 @@ extension ReferenceResponder {
         case "password"?:
             let username = try Self.required(form, "username")
             let password = try Self.required(form, "password")
-            guard let pair = await store.passwordGrant(email: username, password: password, scope: scope) else {
+            switch await store.passwordGrant(email: username, password: password, scope: scope, client: client) {
+            case .granted(let pair):
+                return pair
+            case .refused:
                 throw TokenEndpointError.invalidGrant("the email or password is wrong")
+            case .throttled(let retryAfter):
+                throw APIProblem.tooManyRequests(retryAfter: retryAfter)
             }
-            return pair
         case "refresh_token"?:
             let refreshToken = try Self.required(form, "refresh_token")
             guard let pair = await store.refreshGrant(refreshToken: refreshToken) else {
-                throw TokenEndpointError.invalidGrant("the refresh token is unknown, expired, revoked or already used")
+                throw TokenEndpointError.invalidGrant(
+                    "the refresh token is unknown, expired, revoked or already used (reusing one revokes every token of its sign-in)")
             }
             return pair
         default:

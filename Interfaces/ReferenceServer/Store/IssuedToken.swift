@@ -4,8 +4,12 @@ import Foundation
 struct IssuedToken: Sendable {
     /// Index of the user the token belongs to.
     let userIndex: Int
-    /// The password grant this token descends from; revoking a refresh token ends the whole grant.
+    /// The token family: the password grant this token descends from, through any number of
+    /// refreshes. Revoking a refresh token, or presenting a rotated one again, ends the family.
     let grantID: UInt64
+    /// When it was issued, in the store's own count: the smallest is dropped first when the
+    /// store holds too many tokens.
+    let sequence: UInt64
     var expiresAt: Date
     let scope: String?
 }

@@ -5,16 +5,11 @@ extension ReferenceStore {
         guard users.indices.contains(userIndex), !deletedUsers.contains(userIndex) else { return }
         deletedUsers.insert(userIndex)
         indexByEmail.removeValue(forKey: users[userIndex].email.lowercased())
-        for (token, record) in refreshTokens where record.userIndex == userIndex {
-            refreshTokens.removeValue(forKey: token)
-            revokedGrants.insert(record.grantID)
-        }
-        for (token, record) in accessTokens where record.userIndex == userIndex {
-            accessTokens.removeValue(forKey: token)
-        }
+        removeTokens { $0.userIndex == userIndex }
         riderSports.removeValue(forKey: userIndex)
         baseLocations.removeValue(forKey: userIndex)
         storedPreferences.removeValue(forKey: userIndex)
+        hiddenUsers.remove(userIndex)
         avatars.removeValue(forKey: userIndex)
     }
 }

@@ -29,7 +29,9 @@ extension ReferenceStore {
     }
 
     /// Every access and refresh token issued so far, oldest first, including revoked and
-    /// expired ones: a test can check that none of them shows up in logs or files.
+    /// expired ones: a test can check that none of them shows up in logs or files. Only the
+    /// newest ``ReferenceServerConfiguration/maximumStoredTokens`` are kept, so a long
+    /// benchmark run does not grow the list without bound.
     /// - Returns: The tokens in the order they were issued.
     public func issuedTokens() -> [String] {
         issued
@@ -48,6 +50,12 @@ extension ReferenceStore {
         for token in accessTokens.keys {
             accessTokens[token]?.expiresAt = past
         }
+    }
+
+    /// How many tokens the server holds (access, refresh and rotated refresh tokens), expired
+    /// ones not yet pruned included; never more than ``ReferenceServerConfiguration/maximumStoredTokens``.
+    public func storedTokens() -> Int {
+        storedTokenCount
     }
 
     /// Changes the lifetime of access tokens issued from now on.

@@ -10,12 +10,21 @@ public actor ReferenceStore {
     var users: [ReferenceUser]
     /// Lowercased email → index; emails are unique regardless of case.
     var indexByEmail: [String: Int]
+    /// Live access tokens (expired ones stay until the next prune, to answer "expired").
     var accessTokens: [String: IssuedToken] = [:]
+    /// Refresh tokens that may be exchanged once.
     var refreshTokens: [String: IssuedToken] = [:]
-    /// Grants ended by revoking one of their refresh tokens; their access tokens die with them.
-    var revokedGrants: Set<UInt64> = []
+    /// Refresh tokens already exchanged, kept until they would have expired: presenting one
+    /// again revokes its family. A revoked family's tokens are removed from all three tables.
+    var retiredRefreshTokens: [String: IssuedToken] = [:]
     var nextGrantID: UInt64 = 1
-    /// Every token ever handed out, oldest first, for leak checks.
+    /// Issue order of tokens, for dropping the oldest past ``maximumStoredTokens``.
+    var tokenSequence: UInt64 = 0
+    var issuesSincePrune = 0
+    let maximumStoredTokens: Int
+    /// Failed password grants, for the login throttle.
+    var failedLogins: FailedLogins
+    /// The newest tokens handed out (at most ``maximumStoredTokens``), oldest first, for leak checks.
     var issued: [String] = []
     var counters = Stats()
     /// How clients introduced themselves (test hook, ``clientIdentities()``).
@@ -24,6 +33,8 @@ public actor ReferenceStore {
     var riderSports: [Int: [RiderSportEntry]] = [:]
     var baseLocations: [Int: StoredBaseLocation] = [:]
     var storedPreferences: [Int: StoredPreferences] = [:]
+    /// Riders whose `visibility.profile` is `nobody`: left out of what others list, search and look up.
+    var hiddenUsers: Set<Int> = []
     /// Uploaded avatars by user index (`POST /riders/me/avatar`).
     var avatars: [Int: StoredAvatar] = [:]
     /// Scheme, host and port of this server, for the `avatar_url` of uploaded avatars.
@@ -52,6 +63,8 @@ public actor ReferenceStore {
         self.refreshTokenTTL = configuration.refreshTokenTTL
         self.tokenGenerator = OpaqueTokenGenerator(alphabet: configuration.tokenAlphabet)
         self.jwtAccessTokens = configuration.jwtAccessTokens
+        self.maximumStoredTokens = configuration.maximumStoredTokens
+        self.failedLogins = FailedLogins(settings: configuration.loginThrottle)
         // The real port replaces this once it is bound (`setOrigin`), before anyone can connect.
         let host = configuration.host
         self.origin = "http://\(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(configuration.port)"
@@ -71,16 +84,30 @@ public actor ReferenceStore {
         users.indices.contains(index) && !deletedUsers.contains(index) ? users[index] : nil
     }
 
-    /// One page of all users, ordered by id.
-    func page(_ paging: Pagination) -> (users: [ReferenceUser], total: Int) {
-        let live = snapshot()
+    /// The user with `id`, if any and if `viewer` may see them (``isVisible(_:to:)``).
+    func user(id: String, visibleTo viewer: Int) -> ReferenceUser? {
+        user(id: id).flatMap { isVisible($0.index, to: viewer) ? $0 : nil }
+    }
+
+    /// Whether the user at `index` shows to the signed-in user at `viewer`: everyone but riders
+    /// whose `visibility.profile` is `nobody`, who show only to themselves. `members` and
+    /// `everyone` are the same here, since every user route needs a signed-in member.
+    func isVisible(_ index: Int, to viewer: Int) -> Bool {
+        index == viewer || !hiddenUsers.contains(index)
+    }
+
+    /// One page of the users `viewer` may see, ordered by id.
+    func page(_ paging: Pagination, visibleTo viewer: Int) -> (users: [ReferenceUser], total: Int) {
+        let live = snapshot(visibleTo: viewer)
         return (Array(live[paging.bounds(in: live.count)]), live.count)
     }
 
-    /// The users as they are now (deleted accounts left out), for searching outside the actor so
-    /// searches do not queue.
-    func snapshot() -> [ReferenceUser] {
-        deletedUsers.isEmpty ? users : users.filter { !deletedUsers.contains($0.index) }
+    /// The users `viewer` may see as they are now (deleted accounts and hidden riders left
+    /// out), for searching outside the actor so searches do not queue.
+    func snapshot(visibleTo viewer: Int) -> [ReferenceUser] {
+        let hidesNoOne = hiddenUsers.isEmpty || (hiddenUsers.count == 1 && hiddenUsers.contains(viewer))
+        if deletedUsers.isEmpty && hidesNoOne { return users }
+        return users.filter { !deletedUsers.contains($0.index) && isVisible($0.index, to: viewer) }
     }
 
     /// Adds an account with an empty rider profile.
