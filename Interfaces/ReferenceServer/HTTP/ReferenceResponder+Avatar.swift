@@ -31,11 +31,12 @@ extension ReferenceResponder {
     }
 
     /// `GET /riders/{id}/avatar`: the uploaded picture with its media type and `ETag`;
-    /// `If-None-Match` naming the tag gets `304`. Members only, like `/users/{id}`, and
-    /// `private, no-cache` for the same reason.
+    /// `If-None-Match` naming the tag gets `304`. Members only, like `/users/{id}`, hidden like
+    /// it for a rider whose profile visibility is `nobody`, and `private, no-cache` for the
+    /// same reason.
     func avatar(id: String, _ request: Request) async throws -> Response {
-        _ = try await authenticate(request)
-        guard let avatar = await store.avatar(userID: id) else {
+        let viewer = try await authenticate(request)
+        guard let avatar = await store.avatar(userID: id, visibleTo: viewer.index) else {
             throw APIProblem.notFound("No user has the id \(id), or they have not uploaded an avatar.")
         }
         var headers: HTTPFields = [.cacheControl: "private, no-cache", .eTag: avatar.entityTag]

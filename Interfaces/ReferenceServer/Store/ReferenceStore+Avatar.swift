@@ -15,9 +15,9 @@ extension ReferenceStore {
         return user
     }
 
-    /// The uploaded avatar of the user with `id`, if both exist.
-    func avatar(userID id: String) -> StoredAvatar? {
-        guard let user = user(id: id) else { return nil }
+    /// The uploaded avatar of the user with `id`, if both exist and `viewer` may see the user.
+    func avatar(userID id: String, visibleTo viewer: Int) -> StoredAvatar? {
+        guard let user = user(id: id, visibleTo: viewer) else { return nil }
         return avatars[user.index]
     }
 

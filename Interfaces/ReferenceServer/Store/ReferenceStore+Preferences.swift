@@ -4,8 +4,13 @@ extension ReferenceStore {
         storedPreferences[userIndex] ?? StoredPreferences()
     }
 
-    /// Replaces the rider's preferences.
+    /// Replaces the rider's preferences; `visibility.profile` takes effect at once.
     func setPreferences(userIndex: Int, _ value: StoredPreferences) {
         storedPreferences[userIndex] = value
+        if value.profileVisibility == StoredPreferences.hiddenProfile {
+            hiddenUsers.insert(userIndex)
+        } else {
+            hiddenUsers.remove(userIndex)
+        }
     }
 }

@@ -5,6 +5,8 @@
 /// sends those back untouched.
 struct StoredPreferences: Sendable, Equatable {
     static let profileVisibilities = ["everyone", "members", "nobody"]
+    /// The `visibility.profile` that hides a rider from everyone else.
+    static let hiddenProfile = "nobody"
     static let unitSystems = ["metric", "imperial"]
 
     var rideInvitations = true
