@@ -158,8 +158,9 @@ extension API {
     }
 
     private static func userPath(_ id: UserID) -> String {
-        let escaped = id.rawValue.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
-            ?? id.rawValue
+        // A dot segment would climb out of /users/; GetUser refuses one, and this keeps it inert.
+        let allowed = CharacterSet.urlPathAllowed.subtracting(id.rawValue.allSatisfy { $0 == "." } ? ["/", "."] : ["/"])
+        let escaped = id.rawValue.addingPercentEncoding(withAllowedCharacters: allowed) ?? id.rawValue
         return "/users/\(escaped)"
     }
 

@@ -32,12 +32,16 @@ public struct GetUser: Sendable {
     ///   - id: the user's id.
     ///   - policy: how to combine cache and server; ``defaultPolicy`` unless told.
     /// - Returns: the user, saying where it came from and how old it is.
-    /// - Throws: `RiderError.invalidInput(_:)` for an empty id, `RiderError.notFound(detail:)`
+    /// - Throws: `RiderError.invalidInput(_:)` for an empty id or a dot segment (`.`, `..`), `RiderError.notFound(detail:)`
     ///   (also for `CachePolicy.cacheOnly` when the user is not cached), `RiderError.notSignedIn`,
     ///   network errors, `RiderError.storage(_:)`.
     public func callAsFunction(_ id: UserID, policy: CachePolicy = defaultPolicy) async throws -> Cached<User> {
         guard !id.rawValue.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw RiderError.invalidInput([FieldProblem(field: "id", message: "is required")])
+        }
+        // `.` and `..` would make `/users/..` a request for another path, sent with the bearer token.
+        guard id.rawValue != ".", id.rawValue != ".." else {
+            throw RiderError.invalidInput([FieldProblem(field: "id", message: "is not a user id")])
         }
         let read = CachedRead<User>(
             lookup: { [cache] in try await cache.user(id: id) },

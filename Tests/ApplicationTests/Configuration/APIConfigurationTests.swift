@@ -17,6 +17,18 @@ struct APIConfigurationTests {
         #expect(throws: RiderError.self) { try configuration(base) }
     }
 
+    @Test("a server URL with a user name or password is refused, and the error never echoes them", arguments: [
+        "http://alice:pw-SECRET@127.0.0.1:8080", "https://alice@api.example.com", "https://:pw-SECRET@api.example.com",
+    ])
+    func refusesUserinfo(base: String) {
+        #expect {
+            try configuration(base)
+        } throws: { error in
+            let message = "\(error) \((error as? RiderError)?.localizedDescription ?? "")"
+            return message.contains("user name or password") && !message.contains("SECRET") && !message.contains("alice")
+        }
+    }
+
     @Test("a host name that merely starts with 127. is not loopback", arguments: [
         "http://127.example.com", "http://127.0.0.1.nip.io", "http://127.evil",
     ])

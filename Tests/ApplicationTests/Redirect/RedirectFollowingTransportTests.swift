@@ -89,4 +89,46 @@ struct RedirectFollowingTransportTests {
         #expect(try await RedirectFollowingTransport(base: stub).send(try request("https://api.example.test/a")).status == 302)
         #expect(try await RedirectFollowingTransport(base: stub).send(try request("https://api.example.test/b")).status == 304)
     }
+
+    @Test("a request carrying credentials is never redirected: the target receives nothing", arguments: [301, 302, 303, 307, 308])
+    func credentialRequestsStay(status: Int) async throws {
+        let stub = StubTransport()
+        stub.stub(.post, "/auth/token", with: .status(status, headers: ["Location": "https://api.example.test/steal"]))
+        var tokenRequest = try request("https://api.example.test/auth/token", method: .post,
+                                       body: "grant_type=password&password=SECRET")
+        tokenRequest.followsRedirects = false
+
+        await #expect(throws: RiderError.self) { try await RedirectFollowingTransport(base: stub).send(tokenRequest) }
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test("every redirect target passes the rules of a configured URL: plain http only to a loopback literal",
+          arguments: ["http://attacker.example.test/x", "http://127.0.0.1.nip.io/x", "http://10.0.0.1/x"])
+    func targetsAreChecked(target: String) async throws {
+        let stub = StubTransport()
+        stub.stub(.get, "/old", with: .status(302, headers: ["Location": target]))
+
+        await #expect(throws: RiderError.self) {
+            try await RedirectFollowingTransport(base: stub).send(try request("http://127.0.0.1:8080/old"))
+        }
+        #expect(stub.requests.count == 1)
+    }
+
+    @Test("a cross-origin 307 or 308 that would resend the body is refused; a same-origin one is followed",
+          arguments: [307, 308])
+    func bodiesStayAtHome(status: Int) async throws {
+        let stub = StubTransport()
+        stub.stub(.post, "/away", with: .status(status, headers: ["Location": "https://elsewhere.example.test/new"]))
+        stub.stub(.post, "/here", with: .status(status, headers: ["Location": "/new"]))
+        stub.stub(.post, "/new", with: .successful(body: "ok"))
+
+        await #expect(throws: RiderError.self) {
+            try await RedirectFollowingTransport(base: stub).send(try request("https://api.example.test/away",
+                                                                              method: .post, body: "payload"))
+        }
+        #expect(stub.requests(.post, "/new").isEmpty)
+        let followed = try await RedirectFollowingTransport(base: stub)
+            .send(try request("https://api.example.test/here", method: .post, body: "payload"))
+        #expect(followed.status == 200)
+    }
 }

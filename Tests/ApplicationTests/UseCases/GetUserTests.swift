@@ -51,6 +51,19 @@ struct GetUserTests {
         #expect(harness.transport.requests.isEmpty)
     }
 
+    @Test("a dot segment is refused before any request, so `/users/..` never goes out with the token",
+          arguments: [".", ".."])
+    func dotSegment(id: String) async throws {
+        let harness = try UseCaseHarness.signedIn()
+
+        await #expect(throws: RiderError.invalidInput([FieldProblem(field: "id", message: "is not a user id")])) {
+            try await harness.getUser(UserID(id))
+        }
+        #expect(harness.transport.requests.isEmpty)
+        // And the endpoint itself never forms a dot segment.
+        #expect(API.user(UserID(id)).path.hasPrefix("/users/%2E"))
+    }
+
     @Test("malformed JSON is .malformedResponse naming the field, without echoing the payload", arguments: [
         ("{\"id\":\"u_000002\",\"email\":\"SECRET@example.com\",\"display_name\":42}", "display_name"),
         ("{\"id\":\"u_000002\",\"display_name\":\"SECRET\"}", "email"),
