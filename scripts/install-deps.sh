@@ -10,6 +10,7 @@ packages=(
   gnome-keyring     # a real Secret Service daemon for the vault tests (run headless by with-keyring.sh)
   libsecret-tools   # secret-tool: the interop tests check what other programs see in the keyring
   dbus              # dbus-run-session: a private session bus for the keyring tests
+  python3-gi        # GLib/Gio for /usr/bin/python3: the stub Secret Service provider (with-stub-keyring.sh)
   curl              # the demo's health check
   tmux              # a real terminal for the tests of what rider does on a TTY (password prompts)
 )
