@@ -95,7 +95,11 @@ def vault(log_n=15, r=8, p=1, version=1, body=b"\x00" * 40):
     head += hashlib.sha256(head).digest()[:8]
     return head + body + b"\x11" * 16
 write("fuzz-vault-file", "standard", vault())
-write("fuzz-vault-file", "costly", vault(log_n=20, r=32, p=16))
+write("fuzz-vault-file", "costly", vault(log_n=20, r=32, p=16))  # 4 GiB, p = 16: refused
+write("fuzz-vault-file", "largest-allowed", vault(log_n=18, r=8, p=4))  # exactly 256 MiB, p = 4
+write("fuzz-vault-file", "memory-over", vault(log_n=18, r=9))  # 288 MiB
+write("fuzz-vault-file", "parallelism-over", vault(p=5))
+write("fuzz-vault-file", "overflowing", vault(log_n=60, r=0xFFFFFFFF))
 write("fuzz-vault-file", "too-costly", vault(log_n=30))
 write("fuzz-vault-file", "version-2", vault(version=2))
 write("fuzz-vault-file", "empty-body", vault(body=b""))

@@ -4,6 +4,9 @@ import Foundation
 /// created in its place. Renames rather than deletes: a person may want to look at it, and the
 /// next run must not trip over it again.
 enum CacheFileRecovery {
+    /// What follows the cache file's name in the name of a copy moved aside.
+    static let movedAsideMarker = ".corrupt-"
+
     /// Renames `file` to `<file>.corrupt-<UTC timestamp>` (and its `-wal` alongside); removes the
     /// `-shm` index, which SQLite rebuilds.
     /// - Returns: where the file went, or `nil` when there was no file.
@@ -37,7 +40,7 @@ enum CacheFileRecovery {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let base = file.path + ".corrupt-" + formatter.string(from: date)
+        let base = file.path + movedAsideMarker + formatter.string(from: date)
         var candidate = base
         var counter = 2
         while FileManager.default.fileExists(atPath: candidate) {

@@ -5,7 +5,9 @@ import RiderDomain
 /// (`$XDG_CACHE_HOME/rider/<server>/sports.json`), written atomically with mode 0600.
 ///
 /// A missing, damaged or foreign-version file reads as no catalogue: it is public data the next
-/// request fetches again.
+/// request fetches again. So does a file others may read or write, or that is not the user's; a
+/// save then replaces it, but only in a folder that passes the same checks as the vault's
+/// (``PathSafety``), and otherwise fails saying what to run.
 public struct FileSportCatalogueCache: SportCatalogueCache {
     public let file: URL
 
@@ -32,6 +34,9 @@ public struct FileSportCatalogueCache: SportCatalogueCache {
             try PrivateFile.write(try encoder.encode(SportCatalogueRecord(catalogue)), to: file)
         } catch VaultError.io(_, let reason) {
             throw RiderError.storage("the sport catalogue \(file.path) cannot be written: \(reason)")
+        } catch let error as VaultError {
+            // A folder others could change is refused, not repaired: the message says what to run.
+            throw RiderError.storage("the sport catalogue \(file.path) cannot be written: \(error.message)")
         } catch {
             throw RiderError.storage("the sport catalogue \(file.path) cannot be written")
         }

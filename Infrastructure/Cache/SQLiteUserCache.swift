@@ -76,9 +76,17 @@ public actor SQLiteUserCache: UserCache {
     }
 
     /// Deletes every entry, then checkpoints and vacuums so the deleted users leave the disk too
-    /// (best effort: another process reading at that moment only delays it).
+    /// (best effort: another process reading at that moment only delays it), and removes the
+    /// damaged files earlier recoveries moved aside (`users.sqlite.corrupt-…`), even when
+    /// emptying the database itself fails.
     public func removeAll() async throws {
-        try await write(UserCacheQueries.removeAll)
+        do {
+            try await write(UserCacheQueries.removeAll)
+        } catch {
+            try? removeMovedAsideFiles()
+            throw error
+        }
+        try removeMovedAsideFiles()
         do {
             try await withDatabase { pool in
                 try await pool.writeWithoutTransaction { db in
@@ -134,6 +142,8 @@ public actor SQLiteUserCache: UserCache {
                 pool = try openAndMigrate()
             } catch let error as CacheFileError where error.isDamage {
                 try replaceDamagedFile(because: error)
+                // The new, empty file is made 0600 as the first was, not left to SQLite's 0644.
+                try prepareFolder()
                 pool = try openAndMigrate()
             }
         } catch {
@@ -232,17 +242,17 @@ public actor SQLiteUserCache: UserCache {
         }
     }
 
-    /// Creates the folder, private to its owner, and an empty private file so SQLite's files
-    /// (which copy the database file's mode) are not readable by others.
+    /// Creates the folder (0700) and an empty 0600 file when they are missing, so SQLite's files
+    /// (which copy the database file's mode) are not readable by others. A folder, file or log
+    /// that already exists is checked, never changed: one others could read or change, or that
+    /// is not the user's, is refused with the `chmod`/`chown` to run (``PathSafety``), as the
+    /// vault does.
     private func prepareFolder() throws {
-        let manager = FileManager.default
         let file = configuration.file
-        let folder = file.deletingLastPathComponent()
         do {
-            try manager.createDirectory(at: folder, withIntermediateDirectories: true,
-                                        attributes: [.posixPermissions: 0o700])
+            try PrivateFile.makeDirectory(file.deletingLastPathComponent())
         } catch {
-            throw CacheFileError.fileSystem("cannot create the cache folder \(folder.path); check its permissions, "
+            throw CacheFileError.fileSystem("cannot use the cache folder for \(file.path): \(error.message); "
                 + "or set RIDER_CACHE=memory")
         }
         // O_EXCL: never truncate a file another process has just created and started to fill.
@@ -251,6 +261,32 @@ public actor SQLiteUserCache: UserCache {
             closeDescriptor(descriptor)
         } else if errno != EEXIST {
             throw CacheFileError.fileSystem("cannot create the user cache \(file.path); is the folder writable?")
+        }
+        for path in [file.path, file.path + "-wal", file.path + "-shm"] {
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            do {
+                try PathSafety.checkFile(path, info)
+            } catch {
+                throw CacheFileError.fileSystem("the user cache was not opened: \(error.message); "
+                    + "or set RIDER_CACHE=memory")
+            }
+        }
+    }
+
+    /// Deletes the damaged files earlier recoveries moved aside (`users.sqlite.corrupt-…` and
+    /// their logs): they hold users too, and clearing the cache promises none are left.
+    private nonisolated func removeMovedAsideFiles() throws {
+        let file = configuration.file
+        let folder = file.deletingLastPathComponent()
+        let prefix = file.lastPathComponent + CacheFileRecovery.movedAsideMarker
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let path = folder.appendingPathComponent(name).path
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw RiderError.storage("the damaged copy of the user cache \(path) cannot be removed "
+                    + "(\(String(cString: strerror(errno)))); delete it by hand")
+            }
         }
     }
 

@@ -7,40 +7,64 @@ import Darwin
 private let systemWrite = Darwin.write
 #endif
 
-/// Reads and writes files only their owner may see (folders 0700, files 0600), atomically.
+/// Reads and writes files only their owner may see (folders it creates 0700, files 0600), atomically.
 ///
 /// Used for anything holding a secret: a reader never sees half a file, and a file that others
-/// could read, or a folder others could write, is refused rather than trusted, the way ssh
-/// treats its keys.
-enum PrivateFile {
-    /// Creates `directory` (and parents) with mode 0700 and tightens it if it already exists.
-    static func makeDirectory(_ directory: URL) throws(VaultError) {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .io(file: directory.path, reason: "cannot create the folder: \(reason(error))")
+/// could read, or a folder others could change, is refused rather than trusted or repaired, the
+/// way ssh treats its keys (``PathSafety`` has the rules).
+package enum PrivateFile {
+    /// Creates `directory` and any missing parents with mode 0700; folders that already exist
+    /// are checked, never changed (``PathSafety``).
+    /// - Throws: ``VaultError/permissionsTooOpen(file:mode:)`` or ``VaultError/notOwned(file:owner:user:)``
+    ///   for an existing folder others could change; ``VaultError/io(file:reason:)`` when a folder
+    ///   cannot be examined or created.
+    package static func makeDirectory(_ directory: URL) throws(VaultError) {
+        let path = directory.standardizedFileURL.path
+        var existing = path
+        var missing: [String] = []
+        while true {
+            var info = stat()
+            if stat(existing, &info) == 0 { break }
+            guard errno == ENOENT, existing != "/" else {
+                throw .io(file: existing, reason: "cannot examine the folder: \(errnoText())")
+            }
+            missing.append(existing)
+            existing = PathSafety.parent(of: existing)
         }
-        guard chmod(directory.path, 0o700) == 0 else {
-            throw .io(file: directory.path, reason: "cannot restrict the folder to its owner: \(errnoText())")
+        if missing.isEmpty {
+            try PathSafety.checkFolder(existing)
+            return
+        }
+        try PathSafety.checkAncestors(from: existing)
+        for folder in missing.reversed() {
+            if mkdir(folder, 0o700) == 0 {
+                // Only what RiderKit created is given a mode: the umask could have narrowed it oddly.
+                guard chmod(folder, 0o700) == 0 else {
+                    throw .io(file: folder, reason: "cannot restrict the folder to its owner: \(errnoText())")
+                }
+            } else if errno == EEXIST {
+                // Another process made it in the meantime: it is checked like any existing folder.
+                if folder == path { try PathSafety.checkFolder(folder) } else { try PathSafety.checkAncestors(from: folder) }
+            } else {
+                throw .io(file: folder, reason: "cannot create the folder: \(errnoText())")
+            }
         }
     }
 
     /// The file's contents, or `nil` when it does not exist.
-    /// - Throws: ``VaultError/permissionsTooOpen(file:mode:)`` when others may read or write the
-    ///   file or write its folder; ``VaultError/io(file:reason:)`` when it cannot be read.
-    static func read(_ file: URL, checkingFolder: Bool = true) throws(VaultError) -> Data? {
+    /// - Parameter checkingFolder: whether the folder holding the file and those above it are
+    ///   checked too (``PathSafety``); the file itself always is.
+    /// - Throws: ``VaultError/permissionsTooOpen(file:mode:)`` or ``VaultError/notOwned(file:owner:user:)``
+    ///   when others may read or write the file or change its folders; ``VaultError/io(file:reason:)``
+    ///   when it cannot be read.
+    package static func read(_ file: URL, checkingFolder: Bool = true) throws(VaultError) -> Data? {
         var info = stat()
         guard stat(file.path, &info) == 0 else {
             if errno == ENOENT { return nil }
             throw .io(file: file.path, reason: errnoText())
         }
-        let mode = Int(info.st_mode & 0o777)
-        guard mode & 0o077 == 0 else { throw .permissionsTooOpen(file: file.path, mode: mode) }
-        let directory = file.deletingLastPathComponent()
-        if checkingFolder, stat(directory.path, &info) == 0, info.st_mode & 0o022 != 0 {
-            throw .permissionsTooOpen(file: directory.path + "/", mode: Int(info.st_mode & 0o777))
-        }
+        try PathSafety.checkFile(file.path, info)
+        if checkingFolder { try PathSafety.checkFolder(file.deletingLastPathComponent().path) }
         do {
             return try Data(contentsOf: file)
         } catch {
@@ -51,7 +75,7 @@ enum PrivateFile {
     /// Replaces `file` with `data`: written to a temporary file in the same folder, flushed,
     /// renamed over the old one, and the folder flushed, so a crash leaves the old or the new
     /// file, never a partial one.
-    static func write(_ data: Data, to file: URL) throws(VaultError) {
+    package static func write(_ data: Data, to file: URL) throws(VaultError) {
         let directory = file.deletingLastPathComponent()
         try makeDirectory(directory)
         let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")

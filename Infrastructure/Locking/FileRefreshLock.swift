@@ -30,7 +30,11 @@ public struct FileRefreshLock: RefreshLock {
     /// - Throws: ``RiderError/storage(_:)`` when the lock file cannot be opened or another process
     ///   holds the lock longer than ``timeout``; `CancellationError`; what `body` throws.
     public func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        try PrivateFile.makeDirectory(file.deletingLastPathComponent())
+        do {
+            try PrivateFile.makeDirectory(file.deletingLastPathComponent())
+        } catch {
+            throw error.riderError
+        }
         let descriptor = open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw RiderError.storage("cannot open the refresh lock \(file.path): \(String(cString: strerror(errno)))")

@@ -17,13 +17,26 @@ private let digestChecked: Bool = {
 public func fuzzVaultFile(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     precondition(digestChecked, "the SHA-256 stand-in is wrong")
     let bytes = FuzzInput(start, count: count).bytes
+    // As fed, which exercises the checksum itself; then with the checksum made to match, which
+    // takes every input on to the algorithm ids, the scrypt bounds and what follows them.
+    for input in [bytes, VaultFormatFuzzing.withValidChecksum(bytes)] {
+        check(input)
+    }
+    return 0
+}
+
+private func check(_ bytes: [UInt8]) {
     do {
         let header = try VaultFormatFuzzing.reparsedHeader(bytes)
         // Every field is checked, so writing the header again gives the same bytes.
-        precondition(header == Array(bytes.prefix(VaultFormatFuzzing.headerSize)), "a header that does not round-trip")
+        precondition(header == Array(bytes.prefix(header.count)), "a header that does not round-trip")
+        // Whatever parses is cheap to unlock: a crafted file cannot ask for gigabytes or minutes.
+        let cost = try VaultFormatFuzzing.scryptCost(bytes)
+        let maximum = VaultFormatFuzzing.maximumScryptCost
+        precondition(cost.memory.map { $0 <= maximum.memory } == true, "scrypt memory over the bound was accepted")
+        precondition(cost.parallelism <= maximum.parallelism, "scrypt parallelism over the bound was accepted")
     } catch {
         FuzzInvariant.printable(error)
         precondition(error.riderError.errorDescription?.isEmpty == false)
     }
-    return 0
 }

@@ -89,8 +89,9 @@ public actor EncryptedFileTokenVault: TokenVault {
     public func load() async throws(VaultError) -> Session? {
         // No file, no session: not a reason to ask anyone for a passphrase.
         guard fileMayExist else { return nil }
-        // Another server's file is refused before anyone is asked for its passphrase.
-        try await checkBindingOfFile()
+        // A damaged or costly header, or another server's file, is refused before anyone is
+        // asked for a passphrase.
+        try await checkHeaderOfFile()
         let passphrase = try await resolvedPassphrase()
         return try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in
@@ -102,7 +103,7 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// Replaces the stored session, keeping the file's salt so the cached key still applies.
     /// - Throws: ``VaultError``; an existing file this passphrase cannot open is left untouched.
     public func save(_ session: Session) async throws(VaultError) {
-        if fileMayExist { try await checkBindingOfFile() }
+        if fileMayExist { try await checkHeaderOfFile() }
         let passphrase = try await resolvedPassphrase()
         let parameters = self.parameters
         try await BlockingWork.run { [self] () throws(VaultError) in
@@ -131,7 +132,7 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// only ever removed by ``reset()``.
     public func remove() async throws(VaultError) {
         guard fileMayExist else { return }
-        try await checkBindingOfFile()
+        try await checkHeaderOfFile()
         let passphrase = try await resolvedPassphrase()
         try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
@@ -222,8 +223,10 @@ public actor EncryptedFileTokenVault: TokenVault {
         }
     }
 
-    private func checkBindingOfFile() async throws(VaultError) {
-        guard binding != nil else { return }
+    /// Reads the header alone: a damaged file, one whose scrypt parameters are out of bounds, or
+    /// another server's file is refused before anyone is asked for a passphrase and before any
+    /// key is derived.
+    private func checkHeaderOfFile() async throws(VaultError) {
         try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in
                 guard let data = try PrivateFile.read(file) else { return }

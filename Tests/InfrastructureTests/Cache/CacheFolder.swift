@@ -19,6 +19,14 @@ struct CacheFolder {
         SQLiteUserCache(configuration: .init(file: file, maximumEntries: maximumEntries), logger: logger)
     }
 
+    /// Gives a cache file a test wrote by other means (GRDB, `Data.write`, which leave it 0644) the
+    /// mode RiderKit gives its own, since the cache refuses a file others may read.
+    func makeFilePrivate() throws {
+        for path in [file.path, file.path + "-wal", file.path + "-shm"] where FileManager.default.fileExists(atPath: path) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        }
+    }
+
     /// The names of the files next to the cache file.
     func siblings() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path).sorted()

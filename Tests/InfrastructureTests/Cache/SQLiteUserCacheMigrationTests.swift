@@ -12,6 +12,7 @@ struct SQLiteUserCacheMigrationTests {
         defer { folder.remove() }
         try FileManager.default.createDirectory(at: folder.file.deletingLastPathComponent(), withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: folder.file.path, contents: nil))
+        try folder.makeFilePrivate()
 
         let cache = folder.cache()
         try await cache.store([CacheSamples.riders[0]], at: CacheSamples.epoch)
@@ -37,6 +38,7 @@ struct SQLiteUserCacheMigrationTests {
                 """, arguments: [CacheSamples.epoch.timeIntervalSince1970])
         }
         try old.close()
+        try folder.makeFilePrivate()
 
         let cache = folder.cache()
         let cached = try #require(try await cache.user(id: "u_000007"))
@@ -63,6 +65,7 @@ struct SQLiteUserCacheMigrationTests {
                 """, arguments: [CacheSamples.epoch.timeIntervalSince1970])
         }
         try old.close()
+        try folder.makeFilePrivate()
 
         let cache = folder.cache()
         for query in ["el", "elo", "ga", "gar", "garc", "elodie garcia"] {

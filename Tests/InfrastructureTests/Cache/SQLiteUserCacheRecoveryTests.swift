@@ -42,6 +42,7 @@ struct SQLiteUserCacheRecoveryTests {
         defer { folder.remove() }
         try FileManager.default.createDirectory(at: folder.file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(repeating: 0x41, count: 8_192).write(to: folder.file)
+        try folder.makeFilePrivate()
 
         try await expectRecovery(folder)
     }
@@ -109,6 +110,7 @@ struct SQLiteUserCacheRecoveryTests {
         let queue = try DatabaseQueue(path: folder.file.path)
         try future.migrate(queue)
         try queue.close()
+        try folder.makeFilePrivate()
 
         try await expectRecovery(folder)
     }
@@ -120,6 +122,7 @@ struct SQLiteUserCacheRecoveryTests {
         try FileManager.default.createDirectory(at: folder.file.deletingLastPathComponent(), withIntermediateDirectories: true)
         for _ in 0..<2 {
             try Data(repeating: 0x42, count: 4_096).write(to: folder.file)
+            try folder.makeFilePrivate()
             let cache = folder.cache()
             _ = try await cache.statistics()
             await cache.close()
