@@ -22,7 +22,8 @@ struct ConfigSetCommand: GlobalOptionsCommand {
             that is not a JSON object is never replaced (exit 10).
 
             client_secret is not taken from the command line (ps and shell history would keep \
-            it): pipe it in with --value-stdin. An environment variable for the same setting \
+            it): pipe it in with --value-stdin, or leave the value out at a terminal to be \
+            asked for it without echo. An environment variable for the same setting \
             still wins over the file; `rider config show` says which applies.
 
             Keys: base_url, token_path, me_path, revoke_path, client_id, client_secret, \
@@ -59,6 +60,8 @@ struct ConfigSetCommand: GlobalOptionsCommand {
         guard let setting = ConfigKey.named(key) else { throw ConfigError.unknownKey(key) }
         let text: String
         if valueStdin {
+            // Typing a secret into --value-stdin would show it on the screen as it is typed.
+            if setting.isSecret, isatty(STDIN_FILENO) == 1 { throw ConfigError.secretFromTerminal(key: setting.rawValue) }
             guard let line = try LineInput.readLine(from: STDIN_FILENO) else {
                 throw ConfigError.missingValue(key: setting.rawValue)
             }
@@ -66,6 +69,10 @@ struct ConfigSetCommand: GlobalOptionsCommand {
         } else if let value {
             guard !setting.isSecret else { throw ConfigError.secretOnCommandLine(key: setting.rawValue) }
             text = value
+        } else if setting.isSecret, isatty(STDIN_FILENO) == 1 {
+            // At a terminal a secret is asked for without echo, as a password is.
+            text = try TerminalInput.readLine(prompt: "\(setting.rawValue): ", echo: false,
+                                              hint: "pipe it in with --value-stdin")
         } else {
             throw ConfigError.missingValue(key: setting.rawValue)
         }

@@ -9,6 +9,9 @@ enum ConfigError: Error, LocalizedError, Sendable, Equatable {
     case invalidValue(key: String, reason: String)
     /// A secret was given on the command line, where `ps` and shell history would keep it (exit 2).
     case secretOnCommandLine(key: String)
+    /// A secret asked for with --value-stdin while standard input is a terminal, which would
+    /// echo it on the screen as it is typed (exit 2).
+    case secretFromTerminal(key: String)
     /// No value given, neither as an argument nor with --value-stdin (exit 2).
     case missingValue(key: String)
     /// The file exists but cannot be read (exit 10).
@@ -27,6 +30,10 @@ enum ConfigError: Error, LocalizedError, Sendable, Equatable {
         case .secretOnCommandLine(let key):
             return "\(key) is a secret and is not taken from the command line, where ps and shell history "
                 + "would keep it. Pipe it in instead: printf '%s' \"$SECRET\" | rider config set \(key) --value-stdin"
+        case .secretFromTerminal(let key):
+            return "\(key) is a secret and standard input is a terminal, which would show it as you type. "
+                + "Pipe it in instead: printf '%s' \"$SECRET\" | rider config set \(key) --value-stdin "
+                + "(or redirect a file: rider config set \(key) --value-stdin < secret.txt)"
         case .missingValue(let key):
             return "No value for \(key): give it after the key, or pipe it in with --value-stdin."
         case .unreadableFile(let path):
@@ -42,7 +49,7 @@ enum ConfigError: Error, LocalizedError, Sendable, Equatable {
     /// The documented exit code.
     var exitStatus: ExitStatus {
         switch self {
-        case .unknownKey, .secretOnCommandLine, .missingValue: return .usage
+        case .unknownKey, .secretOnCommandLine, .secretFromTerminal, .missingValue: return .usage
         case .invalidValue: return .inputRejected
         case .unreadableFile, .unparseableFile: return .configuration
         case .cannotWrite: return .storage

@@ -27,52 +27,15 @@ enum TerminalInput {
         show(prompt, on: descriptor)
         guard !echo else { return try LineInput.readLine(from: descriptor) ?? "" }
 
-        var original = termios()
-        guard tcgetattr(descriptor, &original) == 0 else {
+        guard let echo = TerminalEcho(descriptor: descriptor, prompt: prompt) else {
             throw CLIError.usage("The terminal does not allow turning echo off; \(hint).")
         }
-        var silent = original
-        silent.c_lflag &= ~tcflag_t(ECHO | ECHOE | ECHOK)
-        silent.c_lflag |= tcflag_t(ECHONL)
-        let restorer = EchoRestorer(descriptor: descriptor, original: original)
-        defer { restorer.restore() }
-        guard tcsetattr(descriptor, TCSAFLUSH, &silent) == 0 else {
-            throw CLIError.usage("The terminal does not allow turning echo off; \(hint).")
-        }
+        defer { echo.restore() }
         return try LineInput.readLine(from: descriptor) ?? ""
     }
 
     private static func show(_ text: String, on descriptor: Int32) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count) }
-    }
-}
-
-/// Puts the terminal's echo back, also when the user presses Ctrl-C at a password prompt
-/// (otherwise the shell would be left typing blind).
-private final class EchoRestorer {
-    private let descriptor: Int32
-    private let original: termios
-    private let interrupt: any DispatchSourceSignal
-
-    init(descriptor: Int32, original: termios) {
-        self.descriptor = descriptor
-        self.original = original
-        signal(SIGINT, SIG_IGN)
-        interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupt.setEventHandler { [descriptor, original] in
-            var settings = original
-            tcsetattr(descriptor, TCSAFLUSH, &settings)
-            _ = write(descriptor, "\n", 1)
-            _exit(130)
-        }
-        interrupt.resume()
-    }
-
-    func restore() {
-        interrupt.cancel()
-        var settings = original
-        tcsetattr(descriptor, TCSAFLUSH, &settings)
-        signal(SIGINT, SIG_DFL)
     }
 }

@@ -60,4 +60,14 @@ struct ConfigSetCommandTests {
         let output = ConfigChangeOutput(action: "set", key: "client_secret", value: nil, file: "/c.json")
         #expect(output.lines == ["set client_secret = <redacted> in /c.json"])
     }
+
+    @Test("client_secret --value-stdin on a terminal is a usage error that says how to pipe it in")
+    func secretNotTypedAtTerminal() {
+        let error = ConfigError.secretFromTerminal(key: "client_secret")
+        #expect(error.exitStatus == .usage && error.code == "usage")
+        let message = error.localizedDescription
+        #expect(message.contains("terminal"), "\(message)")
+        #expect(message.contains("| rider config set client_secret --value-stdin"), "\(message)")
+        #expect(message.contains("--value-stdin < "), "\(message)")
+    }
 }
