@@ -1,19 +1,17 @@
 #!/usr/bin/env bash
-# Checks the reference server against docs/openapi.yaml with schemathesis (pinned, in the
-# project's .venv): every documented operation is called with generated valid and invalid
-# requests, and every answer must match the contract (status, content type, headers, schema),
-# valid requests must be accepted and invalid ones rejected, and nothing may answer 5xx.
+# Checks the reference server against docs/openapi.yaml with schemathesis (pinned in
+# scripts/requirements-contract.txt, installed in the project's .venv): every documented
+# operation is called with generated valid and invalid requests, and every answer must match
+# the contract (status, content type, headers, schema), valid requests must be accepted and
+# invalid ones rejected, and nothing may answer 5xx.
 # Usage: scripts/check-server-contract.sh [bin-dir]   (default: swift build --show-bin-path)
 # CONTRACT_EXAMPLES (default 40) bounds the generated requests per operation and phase.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-schemathesis_version=4.32.5
-venv=.venv
-if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$schemathesis_version"; then
-  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
-fi
+# shellcheck source=contract-venv.sh
+. scripts/contract-venv.sh
+schemathesis_version=$("$venv/bin/schemathesis" --version | grep -oE '[0-9]+(\.[0-9]+)+' | head -1)
 
 bin="${1:-$(swift build --show-bin-path)}"
 [ -x "$bin/rider-server" ] || { echo "check-server-contract: build rider-server first (swift build)" >&2; exit 2; }
