@@ -186,7 +186,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RiderKitTests",
-            dependencies: ["RiderKit"],
+            dependencies: ["RiderKit", "RiderKitTesting", .product(name: "Logging", package: "swift-log")],
             path: "Tests/RiderKitTests",
             swiftSettings: strict
         ),

@@ -301,7 +301,15 @@ public actor SessionEngine {
         // The old refresh token is spent on the server now: keep the new one in memory whatever
         // happens, and persist it before any waiter proceeds (a failed write is thrown to them).
         session = renewed
-        try await vault.saveSession(renewed)
+        do {
+            try await vault.saveSession(renewed)
+        } catch {
+            // Still under the refresh lock: no other process refreshes with the retired token
+            // until this verdict is out. Saying what happened is all that is left to do.
+            throw RiderError.storage("the server renewed the session, but it could not be saved (\(Self.describe(error))). "
+                + "It is kept only in memory, for as long as this program runs; after that, sign in again. To avoid this, fix the vault "
+                + "or choose one that works (the automatic or encrypted-file vault setting)")
+        }
         return renewed
     }
 
@@ -328,6 +336,12 @@ public actor SessionEngine {
     private func endByExpiry(_ current: Session) {
         session = nil
         expired = current
+    }
+
+    /// A vault failure in words, without the "Local storage failed" wrapper it may already have.
+    private static func describe(_ error: any Error) -> String {
+        if case RiderError.storage(let what) = error { return what }
+        return (error as? any LocalizedError)?.errorDescription ?? "\(type(of: error))"
     }
 
     /// What a call needing a session throws when there is none.

@@ -21,6 +21,8 @@ public struct VaultFactory: Sendable {
     public let keyringTimeout: Duration
     /// Receives the automatic choice's info line.
     public let logger: Logger?
+    /// Told when the keyring refused a save that went to the encrypted file instead.
+    public let warnings: Logger?
 
     /// Also moves the server's state and cache folders from the names older RiderKits gave them
     /// (without the origin's hash), once, so their session and cache stay this server's.
@@ -35,6 +37,7 @@ public struct VaultFactory: Sendable {
         passphrase = configuration.vaultPassphrase
         keyringTimeout = configuration.keyringTimeout
         logger = configuration.logger
+        warnings = configuration.warnings
         directories.moveLegacyFolders(forOrigin: origin)
     }
 
@@ -59,7 +62,8 @@ public struct VaultFactory: Sendable {
     /// The vault the configuration asks for.
     public func make() -> any TokenVault {
         switch choice {
-        case .automatic: AutomaticTokenVault(keyring: secretService(), file: encryptedFile(), logger: logger)
+        case .automatic: AutomaticTokenVault(keyring: secretService(), file: encryptedFile(), logger: logger,
+                                             warnings: warnings)
         case .secretService: secretService()
         case .encryptedFile: encryptedFile()
         case .memory: InMemoryTokenVault()

@@ -129,11 +129,40 @@ public actor SecretServiceTokenVault: TokenVault {
         let secret = KeyringSecretEncoding.encode(data)
         let attributes = ["service": service, "account": newAccount]
         let label = label(forAccount: newAccount)
-        try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
-            try SecretServiceClient.store(secret, label: label, attributes: attributes, cancellable)
-        }
+        try await store(secret, label: label, attributes: attributes)
         if let previous, previous.account != newAccount, account == nil {
             try await clear(["service": service, "account": previous.account])
+        }
+    }
+
+    /// Writes the item, trying again when the keyring refuses (three attempts, 0.2 s and 0.6 s
+    /// apart) or stalls (two attempts, each bounded by ``timeout``).
+    ///
+    /// A save often follows a refresh, after which the server has retired the old refresh token:
+    /// a keyring that is busy for a moment (a collection being unlocked, a provider's database
+    /// being written) must not cost the session. The caller holds the refresh lock throughout,
+    /// so no other process refreshes with the retired token meanwhile. A keyring that keeps
+    /// failing fails for good here; ``AutomaticTokenVault`` then uses the encrypted file.
+    private func store(_ secret: String, label: String, attributes: [String: String]) async throws(VaultError) {
+        var attempt = 1
+        while true {
+            do {
+                try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
+                    try SecretServiceClient.store(secret, label: label, attributes: attributes, cancellable)
+                }
+                return
+            } catch {
+                switch error {
+                case .unavailable where attempt < 3, .timedOut where attempt < 2: break
+                default: throw error
+                }
+                do {
+                    try await Task.sleep(for: .milliseconds(200 * (attempt == 1 ? 1 : 3)))
+                } catch {
+                    throw .unavailable(reason: "saving was cancelled")
+                }
+                attempt += 1
+            }
         }
     }
 

@@ -53,17 +53,25 @@ struct SessionRotationTests {
         #expect(refresh.formFields["refresh_token"] == Fixtures.refreshToken)
     }
 
-    @Test("a rotated session that cannot be saved fails with .storage")
+    @Test("a rotated session that cannot be saved fails with .storage saying so, and this process keeps it")
     func rotationSaveFailure() async throws {
         let harness = try UseCaseHarness.signedIn()
         harness.stubTokenEndpoint(times: 1, with: .successful(Fixtures.renewedTokens))
         await harness.vault.failSaves()
 
         let error = await #expect(throws: RiderError.self) { try await harness.refreshSession() }
-        guard case .storage? = error else {
+        guard case .storage(let message)? = error else {
             Issue.record("expected .storage, got \(String(describing: error))")
             return
         }
+        #expect(message.contains("the server renewed the session, but it could not be saved"), "\(message)")
+        #expect(message.contains("sign in again") && message.contains("encrypted-file"), "\(message)")
+        #expect(!message.contains("refresh-2") && !message.contains("access-2"), "\(message)")
+        // The old refresh token is retired on the server: the new one stays in use here.
+        harness.transport.stub(.get, "/riders/me") { request in
+            request.bearerToken == "access-2" ? .successful(Fixtures.rider()) : .problem(status: 401)
+        }
+        _ = try await harness.getRider()
     }
 
     @Test("a cancelled request does not abandon the refresh other requests depend on")
