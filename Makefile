@@ -3,13 +3,14 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test deps build build-tests check docs test-swift race-check bench-smoke bench fuzz fuzz-smoke stress examples clean
+.PHONY: help demo test deps build build-tests check docs test-swift test-keepassxc race-check bench-smoke bench fuzz fuzz-smoke stress examples clean
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
 	@echo "make test   install what is missing, build, run every check and test"
 	@echo "make build  debug build of the library, the rider CLI and rider-server"
 	@echo "make clean  remove build products"
+	@echo "make test-keepassxc  the Secret Service vault tests with KeePassXC as the provider (part of make test)"
 	@echo "make race-check  the session engine, vaults, file locks and SQLite cache under ThreadSanitizer (part of make test)"
 	@echo "make bench  release build, then every benchmark next to its floor, one table (docs/performance.md)"
 	@echo "make bench-smoke  every benchmark at tiny sizes, and the 1,000-waiter refresh storm (part of make test)"
@@ -22,7 +23,7 @@ help:
 demo: deps build
 	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
 
-test: deps build-tests check docs test-swift race-check bench-smoke fuzz-smoke examples
+test: deps build-tests check docs test-swift test-keepassxc race-check bench-smoke fuzz-smoke examples
 
 deps:
 	scripts/install-deps.sh
@@ -51,6 +52,15 @@ docs:
 # Secret Service vault tests run instead of being skipped (and fail if the keyring is missing).
 test-swift:
 	RIDER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/with-keyring.sh $(SWIFT) test --skip-build
+
+# The Secret Service vault suites once more with KeePassXC (Debian's keepassxc, headless) as the
+# provider instead of gnome-keyring: the vault against the real daemon, and login → three
+# refreshes → whoami → logout through rider with secret-tool reading the item in between. A
+# missing keepassxc fails here (scripts/with-keepassxc.sh), it is never skipped.
+KEEPASSXC_TESTS := SecretServiceTokenVaultTests|SecretServiceProviderTests|KeyringProviderFlowTests|VaultCommandTests/keyringAndMigration
+test-keepassxc:
+	RIDER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/with-keepassxc.sh $(SWIFT) test --skip-build \
+	  --filter '$(KEEPASSXC_TESTS)'
 
 # Under ThreadSanitizer (Sanitizers/: Domain, Application and Infrastructure with GRDB, swift-crypto
 # and swift-log, in Sanitizers/.build): the session engine's concurrency scenarios (1,000

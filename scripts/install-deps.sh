@@ -8,6 +8,7 @@ packages=(
   libsqlite3-dev    # SQLite user cache (issue #5)
   libsecret-1-dev   # Secret Service token vault (issue #4)
   gnome-keyring     # a real Secret Service daemon for the vault tests (run headless by with-keyring.sh)
+  keepassxc         # the second Secret Service provider the vault tests run against (with-keepassxc.sh)
   libsecret-tools   # secret-tool: the interop tests check what other programs see in the keyring
   dbus              # dbus-run-session: a private session bus for the keyring tests
   python3-gi        # GLib/Gio for /usr/bin/python3: the stub Secret Service provider (with-stub-keyring.sh)

@@ -15,7 +15,8 @@
 # which a parent that blocks signals (a Swift test spawning this script) passes on blocked: both
 # daemons would then outlive the session. So we end both by PID, with SIGKILL, ourselves.
 # The command's exit status is this script's.
-# Inside, RIDER_TEST_KEYRING=1 tells the tests that a keyring is expected to be there.
+# Inside, RIDER_TEST_KEYRING=1 tells the tests that a keyring is expected to be there, and
+# RIDER_TEST_KEYRING_PROVIDER=gnome-keyring which (scripts/with-keepassxc.sh sets keepassxc).
 set -euo pipefail
 
 if [ $# -eq 0 ]; then
@@ -65,7 +66,7 @@ pid_of() {
 }
 daemons="$(pid_of org.freedesktop.secrets) $(pid_of org.freedesktop.DBus)"
 
-export RIDER_TEST_KEYRING=1
+export RIDER_TEST_KEYRING=1 RIDER_TEST_KEYRING_PROVIDER=gnome-keyring
 unset RIDER_KEYRING_INNER RIDER_KEYRING_HOME
 if [ -n "${RIDER_OUTER_HOME:-}" ]; then export HOME="$RIDER_OUTER_HOME"; fi
 unset RIDER_OUTER_HOME
