@@ -55,7 +55,7 @@ struct ConfigSettingOutput: Encodable, Sendable {
             (effective, source) = (nil, .unset)
         }
         isSet = effective != nil
-        value = isSecret ? nil : effective
+        value = isSecret ? nil : effective.map(Self.hidingUserinfo)
         // RiderKit's reason names the value; a secret's reason is not shown, only that it is refused.
         if let effective, source != .default, !isSecret {
             do {
@@ -69,6 +69,20 @@ struct ConfigSettingOutput: Encodable, Sendable {
         } else {
             problem = nil
         }
+    }
+
+    /// `value` with any `user:password@` of a URL replaced by `<redacted>@`: RiderKit refuses
+    /// such a URL (and says so in `problem`), but its password must not reach the screen either.
+    static func hidingUserinfo(_ value: String) -> String {
+        guard let scheme = value.range(of: "://"),
+              var components = URLComponents(string: value),
+              components.user != nil || components.password != nil else { return value }
+        components.user = nil
+        components.password = nil
+        guard let bare = components.string, let hostStart = bare.range(of: "://") else {
+            return String(value[..<scheme.upperBound]) + "<redacted>"
+        }
+        return String(bare[..<hostStart.upperBound]) + "<redacted>@" + String(bare[hostStart.upperBound...])
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -23,6 +23,23 @@ struct ConfigSettingOutputTests {
         #expect(nothing.value == nil && !nothing.isSet && nothing.source == .unset && nothing.shownValue == "-")
     }
 
+    @Test("a password in a URL's userinfo is never shown: the value says <redacted>@, the problem says why")
+    func userinfoHidden() throws {
+        for (file, server) in [("http://alice:s3cret-pw@127.0.0.1:8080/api", nil),
+                               (nil, "https://alice:s3cret-pw@api.example.com")] as [(String?, String?)] {
+            let setting = ConfigSettingOutput(.baseURL, fileValue: file, environment: [:], server: server)
+            let value = try #require(setting.value)
+            #expect(!value.contains("s3cret-pw") && !value.contains("alice"), "\(value)")
+            #expect(value.contains("://<redacted>@"), "\(value)")
+            #expect(setting.problem != nil && setting.problem?.contains("s3cret-pw") == false,
+                    "\(String(describing: setting.problem))")
+            let json = String(decoding: try JSONEncoder().encode(setting), as: UTF8.self)
+            #expect(!json.contains("s3cret-pw"), "\(json)")
+        }
+        #expect(ConfigSettingOutput.hidingUserinfo("https://api.example.com/v1") == "https://api.example.com/v1")
+        #expect(ConfigSettingOutput.hidingUserinfo("http://u:p@h:1/x?y=1") == "http://<redacted>@h:1/x?y=1")
+    }
+
     @Test("client_secret shows as <redacted> and its value is in neither the lines nor the JSON")
     func secretIsRedacted() throws {
         let secret = "the-client-secret-value"
