@@ -1,8 +1,9 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// libFuzzer targets for every decoder that reads data from outside the process (issue #7,
-// item 5): `make fuzz` (60 s each) and `make fuzz-smoke` (20 s each, part of `make test`).
+// libFuzzer targets for every decoder that reads data from outside the process, since that is
+// where a crafted input can reach RiderKit: `make fuzz` (60 s each) and `make fuzz-smoke`
+// (20 s each, part of `make test`).
 //
 // A package of its own, like Sanitizers/, so the fuzzing build compiles the layers alone and no
 // third-party code: Sources/RiderDomain and Sources/RiderApplication are links to the real source

@@ -8,9 +8,9 @@ import PackageDescription
 //
 // A package of its own, not `swift test --sanitize=thread` on the main package, so the sanitized
 // build compiles only what these layers link: GRDB, swift-crypto (with BoringSSL) and swift-log,
-// not Hummingbird, SwiftNIO, ArgumentParser or the test frameworks. Measured cold on the shared
-// 2-core machine: 6 min 12 s and 356 CPU-seconds here, against 24 min 48 s and 912 CPU-seconds
-// for the main package's sanitized test build (docs/reliability.md, "Data races").
+// not Hummingbird, SwiftNIO, ArgumentParser or the test frameworks. From cold, that is well
+// under half the CPU time of the main package's sanitized test build, which compiles all of them
+// (docs/reliability.md, "Data races", has the figures).
 // Sources/RiderDomain, Sources/RiderApplication and Sources/RiderInfrastructure are links to the
 // real source folders, not copies; the dependencies carry the main package's version requirements.
 let strict: [SwiftSetting] = [

@@ -5,8 +5,8 @@ set -euo pipefail
 
 packages=(
   pkg-config        # finds C libraries for SwiftPM system-library targets
-  libsqlite3-dev    # SQLite user cache (issue #5)
-  libsecret-1-dev   # Secret Service token vault (issue #4)
+  libsqlite3-dev    # SQLite user cache (GRDB builds on the system SQLite)
+  libsecret-1-dev   # Secret Service token vault (libsecret, through a system-library target)
   gnome-keyring     # a real Secret Service daemon for the vault tests (run headless by with-keyring.sh)
   keepassxc         # the second Secret Service provider the vault tests run against (with-keepassxc.sh)
   libsecret-tools   # secret-tool: the interop tests check what other programs see in the keyring

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """A stub Secret Service (org.freedesktop.secrets) that can refuse or stall writes on demand.
 
-Issue #21: RiderKit must never drop a rotated refresh token when the keyring fails to save it.
-Real providers (gnome-keyring, KeePassXC) cannot be told to fail, so this stub serves just
-enough of the Secret Service API for libsecret 0.20.5 and `secret-tool`, keeps its items in
-memory, and fails writes when a test asks it to. scripts/with-stub-keyring.sh runs it on a
-private session bus; run it with Debian's /usr/bin/python3 (python3-gi), not a pyenv python.
+RiderKit must never drop a rotated refresh token when the keyring fails to save it: the server
+has already retired the old one, so losing the new one would end the sign-in. Real providers
+(gnome-keyring, KeePassXC) cannot be told to fail, so this stub serves just enough of the
+Secret Service API for libsecret 0.20.5 and `secret-tool`, keeps its items in memory, and
+fails writes when a test asks it to. scripts/with-stub-keyring.sh runs it on a private session
+bus; run it with Debian's /usr/bin/python3 (python3-gi), not a pyenv python.
 
 The protocol with a test, through the file named by RIDER_STUB_KEYRING_MODE_FILE, read again
 on every write so a test can flip it between two steps:

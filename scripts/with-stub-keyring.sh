@@ -3,7 +3,8 @@
 # (scripts/secret-service-stub.py) serves org.freedesktop.secrets. Unlike gnome-keyring
 # (scripts/with-keyring.sh) and KeePassXC (scripts/with-keepassxc.sh), the stub can be told to
 # refuse or stall writes on demand, so a test can prove that RiderKit never drops a rotated
-# refresh token when the keyring fails a save (#21).
+# refresh token when the keyring fails a save: the server has already retired the old one, so
+# losing the new one would end the sign-in.
 #
 #   scripts/with-stub-keyring.sh swift test --skip-build --filter KeyringFailure
 #

@@ -3,9 +3,9 @@ import Foundation
 /// A `multipart/form-data` body (RFC 7578), built by hand.
 ///
 /// Hand-written rather than taken from vapor/multipart-kit: RiderKit sends one file part, the
-/// format is a page of RFC, and a dependency would add its packages to every first build (about
-/// four minutes on CI for AsyncHTTPClient alone) for what is some 100 lines here, tested byte for
-/// byte in `MultipartFormDataTests`.
+/// format is a page of RFC, and a dependency would add its packages to every first build
+/// (AsyncHTTPClient's alone take minutes to compile from cold) for what is some 100 lines here,
+/// tested byte for byte in `MultipartFormDataTests`.
 public struct MultipartFormData: Hashable, Sendable {
     /// One form field; a file when it has a ``filename``.
     public struct Part: Hashable, Sendable {

@@ -43,7 +43,7 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionary
     /// Whether two field names are the same name. Field names are ASCII tokens (RFC 9110
     /// §5.1), so ASCII letters match in either case and any other byte only itself: Foundation's
     /// locale-aware `caseInsensitiveCompare`, used before, was a fifth of RiderKit's own work
-    /// per request, the header lookups of every decorator included (issue #6).
+    /// per request, the header lookups of every decorator included.
     static func namesMatch(_ first: String, _ second: String) -> Bool {
         first.utf8.count == second.utf8.count
             && zip(first.utf8, second.utf8).allSatisfy { folded($0) == folded($1) }

@@ -50,8 +50,9 @@ public enum ReferenceServer {
         )
         // A client holding a connection open must not keep a test waiting forever: after 3 s the
         // graceful shutdown turns into cancellation. Cancellation itself gets no limit, because
-        // ServiceLifecycle answers an exceeded limit with fatalError, which on a loaded machine
-        // killed the whole test process (every in-process server and every test with it).
+        // ServiceLifecycle answers an exceeded limit with fatalError: a cancellation that merely
+        // ran slow would kill the whole test process (every in-process server and every test
+        // with it) instead of failing one test.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(3)
         groupConfiguration.maximumCancellationDuration = nil
         let group = ServiceGroup(configuration: groupConfiguration)

@@ -107,8 +107,9 @@ func raceSecretServiceVault() async throws {
         print("skip  Secret Service vault: no keyring expected (run through scripts/with-keyring.sh, as make race-check does)")
         return
     }
-    // A service no one else uses. A generous timeout: the race check is about data races, and
-    // the sanitized process on a loaded machine is slow; a timeout would still be a failure.
+    // A service no one else uses. A generous timeout, so a slow runner cannot fail it: the race
+    // check is about data races, the sanitized process runs many times slower than a normal
+    // build, and a timeout would still count as a failure.
     let service = "https://race-\(UUID().uuidString.lowercased().prefix(8)).example.test"
     let timeout = Duration.seconds(60)
     let first = SecretServiceTokenVault(service: service, timeout: timeout)

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The lowest floor for a request on this machine: one kept-alive HTTP/1.1 connection over a
-/// plain POSIX socket, a fixed request, and just enough parsing to find the end of the answer.
-/// It is what loopback and the server allow, with no client library at all.
+/// The lowest floor for a request on the host the benchmark runs on: one kept-alive HTTP/1.1
+/// connection over a plain POSIX socket, a fixed request, and just enough parsing to find the
+/// end of the answer. It is what loopback and the server allow, with no client library at all.
 final class RawHTTPConnection {
     private let socket: Int32
     private let request: [UInt8]
