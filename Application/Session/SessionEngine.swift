@@ -15,23 +15,38 @@ public actor SessionEngine {
     /// The clock every decision about expiry and backoff is made with.
     public nonisolated let clock: any Clock
 
-    private var session: Session? {
+    /// Where the session stands, as one value: "loaded", "signed in" and "expired" can never
+    /// disagree. See `docs/session.md` for the transitions.
+    private enum Phase {
+        /// The vault has not been read yet.
+        case unloaded
+        /// This session is in place.
+        case signedIn(Session)
+        /// This session expired for good (its refresh was rejected). Kept until the next sign-in
+        /// or sign-out, and entered in the same step that ends the session, so "no session" never
+        /// means "never signed in" for a moment after an expiry: a request starting then meets
+        /// ``RiderError/sessionExpired`` like the one that found it, and a
+        /// ``ReauthenticationGate`` takes them all along in its one question.
+        case expired(Session)
+        /// Nobody signed in, or they signed out.
+        case signedOut
+    }
+
+    private var phase: Phase = .unloaded {
         didSet { usableLock.withLock { usable = session } }
+    }
+    /// The session in place, if any.
+    private var session: Session? {
+        if case .signedIn(let session) = phase { return session }
+        return nil
     }
     /// `session` once loaded, readable without entering the actor: the common request — signed
     /// in, token not about to expire — takes its token from here instead of hopping onto the
-    /// actor and back, where concurrent requests would queue one behind another (issue #6).
-    /// Every change to `session` is mirrored here within the same actor step, under `usableLock`
-    /// (Foundation's lock: the inner layers import nothing but Foundation).
+    /// actor and back, where concurrent requests would queue one behind another. Every change of
+    /// `phase` is mirrored here within the same actor step, under `usableLock` (Foundation's
+    /// lock: the inner layers import nothing but Foundation).
     private nonisolated(unsafe) var usable: Session?
     private nonisolated let usableLock = NSLock()
-    /// The session that ended because it expired for good (its refresh was rejected), kept until
-    /// the next sign-in or sign-out. It is set in the same step that clears `session`, so "no
-    /// session" never means "never signed in" for a moment after an expiry: a request starting
-    /// then meets ``RiderError/sessionExpired`` like the one that found it, and a
-    /// ``ReauthenticationGate`` takes them all along in its one question.
-    private var expired: Session?
-    private var isLoaded = false
     private var refreshInFlight: Task<Session, any Error>?
     /// Bumped whenever the session is replaced or ended from outside a refresh, so a refresh that
     /// was under way at that moment cannot bring the old session back.
@@ -45,7 +60,7 @@ public actor SessionEngine {
     public private(set) var refreshCount = 0
     /// How far the server's clock is ahead of the device's (negative: behind), from the `Date`
     /// header of the last token response; 0 until one was seen.
-    public private(set) var clockSkew: TimeInterval = 0
+    package private(set) var clockSkew: TimeInterval = 0
 
     /// - Parameters:
     ///   - configuration: the token and revoke endpoints, client credentials and refresh leeway.
@@ -76,7 +91,7 @@ public actor SessionEngine {
     /// Loads the session from the vault first if nothing has yet; if the vault cannot be read,
     /// the stream starts with the first change instead.
     public func states() async -> AsyncStream<SessionState> {
-        if !isLoaded { _ = try? await currentSession() }
+        if case .unloaded = phase { _ = try? await currentSession() }
         let (stream, continuation) = AsyncStream.makeStream(of: SessionState.self,
                                                             bufferingPolicy: .bufferingNewest(16))
         let id = UUID()
@@ -111,45 +126,78 @@ public actor SessionEngine {
     /// The stored session, without contacting the server.
     /// - Throws: `RiderError.storage(_:)` when the vault cannot be read.
     public func currentSession() async throws -> Session? {
-        if !isLoaded {
+        if case .unloaded = phase {
             let stored = try await vault.loadSession()
             // Another caller may have loaded or replaced it while we waited on the vault.
-            if !isLoaded {
-                session = stored
-                isLoaded = true
+            if case .unloaded = phase {
+                phase = stored.map(Phase.signedIn) ?? .signedOut
                 publishSession(stored, orSignedOut: .noSession)
             }
         }
         return session
     }
 
+    /// Signs in with the tokens a sign-in flow obtained: builds the session from `grant` (its
+    /// expiry corrected for the server's clock, its account named by the grant or by `identify`),
+    /// writes it to the vault and makes it the signed-in session. Every sign-in flow ends here,
+    /// as every refresh ends in the same construction, so they cannot drift apart.
+    /// - Parameters:
+    ///   - grant: the token endpoint's answer.
+    ///   - identify: asked for the account when the grant does not name it (a standard OAuth
+    ///     server need not), with a provisional session to ask the API with.
+    ///   - revoke: called with the session when it cannot be stored, so tokens nobody can keep
+    ///     do not stay live on the server.
+    /// - Returns: the session, already in the vault.
+    /// - Throws: `RiderError.malformedResponse(_:)` for an unusable grant, what `identify`
+    ///   throws, `RiderError.storage(_:)` (the previous session then stays in place).
+    package func signIn(with grant: TokenGrant,
+                        identify: @Sendable (Session) async throws -> (id: UserID, role: Role?),
+                        revoke: @Sendable (Session) async -> Void) async throws -> Session {
+        var session: Session
+        if grant.userID != nil {
+            session = try self.session(from: grant, userID: nil, previous: nil)
+        } else {
+            let provisional = try self.session(from: grant, userID: UserID(""), previous: nil)
+            let account = try await identify(provisional)
+            session = provisional
+            session.userID = account.id
+            if session.role == nil { session.role = account.role }
+        }
+        do {
+            try await establish(session)
+        } catch {
+            await revoke(session)
+            throw error
+        }
+        return session
+    }
+
     /// Makes `newSession` the signed-in session, writing it to the vault first.
     /// - Throws: `RiderError.storage(_:)`; the previous session then stays in place.
-    public func establish(_ newSession: Session) async throws {
+    package func establish(_ newSession: Session) async throws {
         try await vault.saveSession(newSession)
         generation += 1
-        session = newSession
-        expired = nil
-        isLoaded = true
+        phase = .signedIn(newSession)
         publishSession(newSession, orSignedOut: .noSession)
     }
 
-    /// Remembers the server's clock from a token response (``TokenGrant/serverDate``).
-    public func noteServerClock(from grant: TokenGrant, receivedAt now: Date) {
+    /// The session a token response describes, issued now, its expiry corrected by the server's
+    /// clock as that response shows it (``TokenGrant/serverDate``).
+    private func session(from grant: TokenGrant, userID: UserID?, previous: Session?) throws -> Session {
+        let now = clock.now
         if let skew = grant.clockSkew(receivedAt: now) { clockSkew = skew }
+        return try grant.session(issuedAt: now, userID: userID, previous: previous, clockSkew: clockSkew)
     }
 
     /// Forgets the session here and in the vault.
     /// - Throws: `RiderError.storage(_:)` when the vault entry cannot be removed.
     public func end() async throws {
+        // The new generation makes a refresh under way drop its result: it checks the generation
+        // in the same step as it would put its session in place.
         generation += 1
-        session = nil
-        expired = nil
-        isLoaded = true
-        // Let a refresh under way finish first: it must not write its session after the removal.
+        phase = .signedOut
+        // Let it finish first all the same: it must not write its session after the removal.
         if let refreshInFlight { _ = try? await refreshInFlight.value }
-        session = nil
-        expired = nil
         try await vault.removeSession()
         publish(.signedOut(reason: .loggedOut))
     }
@@ -158,8 +206,8 @@ public actor SessionEngine {
     /// `RiderError.notSignedIn` and nobody is asked to sign in again. For a logout that finds
     /// no session because it had already expired.
     public func forgetExpiredSession() {
-        guard expired != nil else { return }
-        expired = nil
+        guard case .expired = phase else { return }
+        phase = .signedOut
         publish(.signedOut(reason: .loggedOut))
     }
 
@@ -168,8 +216,12 @@ public actor SessionEngine {
     /// stands).
     /// - Throws: ``RiderError/storage(_:)`` when the vault cannot be read.
     func standing() async throws -> SessionStanding {
-        if let current = try await currentSession() { return .signedIn(current) }
-        return expired.map(SessionStanding.expired) ?? .signedOut
+        _ = try await currentSession()
+        switch phase {
+        case .signedIn(let current): return .signedIn(current)
+        case .expired(let ended): return .expired(ended)
+        case .signedOut, .unloaded: return .signedOut
+        }
     }
 
     /// A session whose access token is not known to expire within the leeway, refreshing first
@@ -263,7 +315,7 @@ public actor SessionEngine {
             throw RiderError.sessionExpired
         }
         if stored.accessToken != current.accessToken, stored.issuedAt >= current.issuedAt {
-            session = stored
+            phase = .signedIn(stored)
             return stored
         }
         return try await performRefresh(of: current, generation: startedIn)
@@ -295,12 +347,10 @@ public actor SessionEngine {
         if let granted = grant.userID, granted != current.userID {
             throw RiderError.malformedResponse("the refresh answer is for a different user than the session")
         }
-        let now = clock.now
-        noteServerClock(from: grant, receivedAt: now)
-        let renewed = try grant.session(issuedAt: now, userID: nil, previous: current, clockSkew: clockSkew)
+        let renewed = try session(from: grant, userID: nil, previous: current)
         // The old refresh token is spent on the server now: keep the new one in memory whatever
         // happens, and persist it before any waiter proceeds (a failed write is thrown to them).
-        session = renewed
+        phase = .signedIn(renewed)
         do {
             try await vault.saveSession(renewed)
         } catch {
@@ -334,8 +384,7 @@ public actor SessionEngine {
 
     /// Clears the session and records that it expired, in one step (see `expired`).
     private func endByExpiry(_ current: Session) {
-        session = nil
-        expired = current
+        phase = .expired(current)
     }
 
     /// A vault failure in words, without the "Local storage failed" wrapper it may already have.
@@ -346,7 +395,8 @@ public actor SessionEngine {
 
     /// What a call needing a session throws when there is none.
     private var noSessionError: RiderError {
-        expired == nil ? .notSignedIn : .sessionExpired
+        if case .expired = phase { return .sessionExpired }
+        return .notSignedIn
     }
 
     /// Whether `session` must be refreshed before use: it can be, and its token expires within

@@ -7,12 +7,10 @@ import RiderDomain
 public struct Login: Sendable {
     let api: APIClient
     let sessions: SessionEngine
-    let clock: any Clock
 
-    public init(api: APIClient, sessions: SessionEngine, clock: any Clock) {
+    public init(api: APIClient, sessions: SessionEngine) {
         self.api = api
         self.sessions = sessions
-        self.clock = clock
     }
 
     /// - Returns: the new session (it is already stored when this returns). When it cannot be
@@ -29,28 +27,15 @@ public struct Login: Sendable {
 
         let grant = try await api.send(API.passwordGrant(Credentials(email: email, password: credentials.password),
                                                          in: api.configuration))
-        let issuedAt = clock.now
-        await sessions.noteServerClock(from: grant, receivedAt: issuedAt)
-        let skew = await sessions.clockSkew
-        var session: Session
-        if let userID = grant.userID {
-            session = try grant.session(issuedAt: issuedAt, userID: userID, clockSkew: skew)
-        } else {
+        let api = self.api
+        return try await sessions.signIn(with: grant) { provisional in
             // A standard OAuth server need not say whose token it is: ask the API.
-            let provisional = try grant.session(issuedAt: issuedAt, userID: UserID(""), clockSkew: skew)
             let me = try await api.send(API.me(in: api.configuration), as: provisional)
-            session = provisional
-            session.userID = me.id
-            if session.role == nil { session.role = me.role }
-        }
-        do {
-            try await sessions.establish(session)
-        } catch {
+            return (me.id, me.role)
+        } revoke: { session in
             // The server issued tokens nobody can keep (for example the vault has no passphrase):
-            // revoke them rather than leave a live refresh token behind, then report the failure.
+            // revoke them rather than leave a live refresh token behind.
             try? await api.revoke(session)
-            throw error
         }
-        return session
     }
 }

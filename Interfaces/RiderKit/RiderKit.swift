@@ -103,7 +103,7 @@ public struct RiderKit: Sendable {
                                      metrics: metrics)
         // Login (also the gate's) must not wait on the gate, so it gets the client without it.
         let signIn = APIClient(configuration: api, transport: transport, sessions: sessions, metrics: metrics)
-        let loginUseCase = Login(api: signIn, sessions: sessions, clock: clock)
+        let loginUseCase = Login(api: signIn, sessions: sessions)
         let gate = reauthentication.map {
             ReauthenticationGate($0, sessions: sessions, login: loginUseCase, cache: cache)
         }

@@ -22,7 +22,7 @@ struct UploadProgressTests {
         let sessions = SessionEngine(configuration: api, transport: transport, vault: InMemoryTokenVault(),
                                      clock: SystemClock())
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)
-        let session = try await Login(api: client, sessions: sessions, clock: SystemClock())(
+        let session = try await Login(api: client, sessions: sessions)(
             Credentials(email: "demo@example.com", password: "rider-demo"))
         let heard = UploadProgressRecorder()
 

@@ -46,7 +46,7 @@ struct FaultInjectionTests {
             return rig
         }
 
-        var login: Login { Login(api: client, sessions: sessions, clock: SystemClock()) }
+        var login: Login { Login(api: client, sessions: sessions) }
         var logout: Logout { Logout(api: client, sessions: sessions, cache: cache) }
         var currentUser: CurrentUser { CurrentUser(api: client, sessions: sessions, cache: cache, clock: SystemClock()) }
         var searchUsers: SearchUsers { SearchUsers(api: client, cache: cache, clock: SystemClock()) }

@@ -73,7 +73,7 @@ struct SessionEngineAgainstReferenceServerTests {
         let sessions = SessionEngine(configuration: api, transport: transport, vault: InMemoryTokenVault(), clock: SystemClock())
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)
 
-        let session = try await Login(api: client, sessions: sessions, clock: SystemClock())(ReferenceServerHarness.demo)
+        let session = try await Login(api: client, sessions: sessions)(ReferenceServerHarness.demo)
         #expect(session.userID == "u_000000", "found through /auth/me")
         #expect(session.role == .user)
         let renewed = try await sessions.refresh()
@@ -90,8 +90,7 @@ struct SessionEngineAgainstReferenceServerTests {
                                        clientID: StandardOAuthClient.id, clientSecret: "wrong")
         let transport = kind.make()
         let sessions = SessionEngine(configuration: api, transport: transport, vault: InMemoryTokenVault(), clock: SystemClock())
-        let login = Login(api: APIClient(configuration: api, transport: transport, sessions: sessions), sessions: sessions,
-                          clock: SystemClock())
+        let login = Login(api: APIClient(configuration: api, transport: transport, sessions: sessions), sessions: sessions)
 
         await #expect {
             try await login(ReferenceServerHarness.demo)

@@ -45,7 +45,7 @@ struct StressTests {
         let client = APIClient(configuration: api, transport: transport, sessions: sessions)
         let cache = SQLiteUserCache(configuration: .init(file: folder.url.appendingPathComponent("users.sqlite")))
         let clock = SystemClock()
-        _ = try await Login(api: client, sessions: sessions, clock: clock)(ReferenceServerHarness.demo)
+        _ = try await Login(api: client, sessions: sessions)(ReferenceServerHarness.demo)
 
         let tally = Tally()
         let started = Date()

@@ -78,7 +78,7 @@ public struct UseCaseHarness: Sendable {
         transport.stub(.post, path(configuration.tokenPath), times: times, with: reply)
     }
 
-    public var login: Login { Login(api: api, sessions: sessions, clock: clock) }
+    public var login: Login { Login(api: api, sessions: sessions) }
     public var logout: Logout { Logout(api: api, sessions: sessions, cache: cache) }
     public var register: Register { Register(api: api) }
     public var currentUser: CurrentUser { CurrentUser(api: api, sessions: sessions, cache: cache, clock: clock) }
