@@ -64,6 +64,13 @@ extension ReferenceStore {
         accessTokenTTL = max(ttl, .zero)
     }
 
+    /// Changes the lifetime of refresh tokens issued from now on, so a test can let the first
+    /// tokens expire and keep the later ones alive however slowly it runs.
+    /// - Parameter ttl: The new lifetime.
+    public func setRefreshTokenTTL(_ ttl: Duration) {
+        refreshTokenTTL = max(ttl, .zero)
+    }
+
     /// Every distinct `User-Agent`/`Accept-Language` pair clients sent (the first 64), so a
     /// test can check how a client introduces itself.
     public func clientIdentities() -> Set<ClientIdentity> {

@@ -42,7 +42,7 @@ public actor ReferenceStore {
     /// Indexes of deleted accounts. Their records stay so that indexes (and ids) are never reused.
     var deletedUsers: Set<Int> = []
     var accessTokenTTL: Duration
-    let refreshTokenTTL: Duration
+    var refreshTokenTTL: Duration
     let tokenGenerator: OpaqueTokenGenerator
     /// Access tokens are JWTs with `exp`, and token responses carry no `expires_in`.
     let jwtAccessTokens: Bool

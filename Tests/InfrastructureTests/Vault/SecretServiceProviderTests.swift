@@ -35,9 +35,9 @@ struct SecretServiceProviderTests {
         let first = try items(vault.service)
         #expect(first.filter { $0.hasPrefix("[") }.count == 1, "\(first)")
         for generation in 1...3 {
-            let started = ContinuousClock.now
+            // A provider that never completes the update (KeePassXC 2.7.4 with a replacing
+            // CreateItem) makes this throw `timedOut` once the vault's retries are spent.
             try await vault.saveSession(session(generation))
-            #expect(ContinuousClock.now - started < vault.timeout)
             #expect(try await vault.loadSession() == session(generation))
             #expect(try items(vault.service) == first, "the item was replaced or duplicated (\(provider))")
         }
