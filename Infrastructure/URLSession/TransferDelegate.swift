@@ -12,7 +12,7 @@ import FoundationNetworking
 /// - Foundation copies every header, `Authorization` included, to a redirect target on any
 ///   host, and only a *session* delegate is consulted (the per-task delegate of
 ///   `data(for:delegate:)` is ignored). RiderKit follows redirects itself
-///   (`RedirectFollowingTransport`) and drops credentials when the origin changes.
+///   (`RedirectMiddleware`) and drops credentials when the origin changes.
 /// - A `401` carrying `WWW-Authenticate: Basic` (what RFC 6749 §5.2 tells a token endpoint to
 ///   send for a wrong client secret) raises a challenge; with no credential to offer,
 ///   swift-corelibs-foundation neither retries nor completes the task, so the request hangs

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import RiderApplication
 import RiderDomain
 import RiderInfrastructure
@@ -64,9 +65,10 @@ public struct RiderKit: Sendable {
 
     /// Wires the use cases to the given adapters.
     ///
-    /// `transport` is wrapped in `RedirectFollowingTransport`, so redirects are followed without
-    /// leaking credentials whatever transport is given (give one that does not follow redirects
-    /// itself, as `AsyncHTTPClientTransport` and `URLSessionTransport` do not).
+    /// Every request goes through the one pipeline `RiderKit.pipeline(sessions:gate:…)`
+    /// declares, so redirects are followed without leaking credentials whatever transport is
+    /// given (give one that does not follow redirects itself, as `AsyncHTTPClientTransport` and
+    /// `URLSessionTransport` do not).
     /// - Parameters:
     ///   - api: the server's address and paths, the client's identity, the timeout.
     ///   - transport: sends every request (wrapped as above).
@@ -92,22 +94,37 @@ public struct RiderKit: Sendable {
                 sportCatalogue: any SportCatalogueCache = InMemorySportCatalogueCache(),
                 reauthentication: Reauthentication? = nil, metrics: any MetricsRecorder = NoMetrics(),
                 avatarUpload: UploadAvatar.Configuration = UploadAvatar.Configuration()) {
-        // Without a recorder nothing is wrapped: no cost for a program that does not count.
-        let counts = !(metrics is NoMetrics)
-        let measured: any HTTPTransport = counts ? MeasuringTransport(base: transport, metrics: metrics) : transport
-        let cache: any UserCache = counts ? MeasuringUserCache(base: cache, metrics: metrics) : cache
-        // Identity inside the redirect follower, so every hop introduces itself the same way;
-        // measuring under both, so every attempt and every hop is counted once.
-        let transport = RedirectFollowingTransport(base: IdentifyingTransport(base: measured, identity: identity))
-        let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: clock, lock: lock,
-                                     metrics: metrics)
-        // Login (also the gate's) must not wait on the gate, so it gets the client without it.
-        let signIn = APIClient(configuration: api, transport: transport, sessions: sessions, metrics: metrics)
+        self.init(api: api, transport: transport, vault: vault, cache: cache, clock: clock, lock: lock,
+                  cacheSettings: cacheSettings, clearsCacheOnLogout: clearsCacheOnLogout, identity: identity,
+                  sportCatalogue: sportCatalogue, reauthentication: reauthentication, metrics: metrics,
+                  avatarUpload: avatarUpload, logger: nil)
+    }
+
+    /// The same, with request logging as the pipeline's innermost step (``live(configuration:)``).
+    package init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
+                 cache: any UserCache, clock: any Clock, lock: any RefreshLock,
+                 cacheSettings: CacheSettings, clearsCacheOnLogout: Bool, identity: RequestIdentity,
+                 sportCatalogue: any SportCatalogueCache, reauthentication: Reauthentication?,
+                 metrics: any MetricsRecorder, avatarUpload: UploadAvatar.Configuration, logger: Logger?) {
+        // Without a recorder nothing is measured: no cost for a program that does not count.
+        let metrics: (any MetricsRecorder)? = metrics is NoMetrics ? nil : metrics
+        let cache: any UserCache = metrics.map { MeasuringUserCache(base: cache, metrics: $0) } ?? cache
+        // The token endpoint's requests take the network steps only: they carry no bearer token
+        // and are never sent twice.
+        let network = RequestPipeline(transport: transport, middlewares: Self.pipeline(
+            sessions: nil, gate: nil, clock: clock, identity: identity, metrics: metrics, logger: logger))
+        let sessions = SessionEngine(configuration: api, transport: network, vault: vault, clock: clock, lock: lock,
+                                     metrics: metrics ?? NoMetrics())
+        // Login (also the gate's) must not wait on the gate, so it has a pipeline without it.
+        let signIn = APIClient(configuration: api, pipeline: RequestPipeline(transport: transport, middlewares: Self.pipeline(
+            sessions: sessions, gate: nil, clock: clock, identity: identity, metrics: metrics, logger: logger)))
         let loginUseCase = Login(api: signIn, sessions: sessions)
         let gate = reauthentication.map {
             ReauthenticationGate($0, sessions: sessions, login: loginUseCase, cache: cache)
         }
-        let client = signIn.reauthenticating(with: gate)
+        let client = gate == nil ? signIn : APIClient(configuration: api, pipeline: RequestPipeline(
+            transport: transport, middlewares: Self.pipeline(sessions: sessions, gate: gate, clock: clock,
+                                                             identity: identity, metrics: metrics, logger: logger)))
         let refreshes = BackgroundRefreshes()
         self.api = api
         self.sessions = sessions
@@ -140,6 +157,38 @@ public struct RiderKit: Sendable {
         backgroundRefreshes = refreshes
     }
 
+    /// The request pipeline, outermost first: the one place its order is declared
+    /// (`docs/architecture.md` explains it).
+    ///
+    /// 1. Re-authentication, around everything: a request that found the session expired for good
+    ///    is sent again, whole, after the person signed in again.
+    /// 2. Retries, outside the session's step, so every attempt carries a valid token.
+    /// 3. The session's step: the bearer token, and one renewal after a 401.
+    /// 4. Redirects, inside the session's step, so a hop to another origin loses the token the
+    ///    step added, and outside the rest, so every hop is introduced, measured and logged.
+    /// 5. Identity (`User-Agent`, `Accept-Language`).
+    /// 6. Metrics, so each attempt and each hop counts once.
+    /// 7. Logging, closest to the wire.
+    ///
+    /// Without `sessions` the list starts at step 4: what the session engine's own token requests
+    /// go through. Steps 1–3 act on ``RequestOptions/isAuthorized`` requests only (retries follow
+    /// each request's ``RequestOptions/retryPolicy``).
+    static func pipeline(sessions: SessionEngine?, gate: ReauthenticationGate?, clock: any Clock,
+                         identity: RequestIdentity, metrics: (any MetricsRecorder)?,
+                         logger: Logger?) -> [any HTTPMiddleware] {
+        var steps: [any HTTPMiddleware] = []
+        if let sessions {
+            if let gate { steps.append(ReauthenticationMiddleware(gate: gate, sessions: sessions)) }
+            steps.append(RetryMiddleware(clock: clock, metrics: metrics ?? NoMetrics()))
+            steps.append(AuthorizationMiddleware(sessions: sessions))
+        }
+        steps.append(RedirectMiddleware())
+        steps.append(IdentityMiddleware(identity: identity))
+        if let metrics { steps.append(MeasuringMiddleware(metrics: metrics)) }
+        if let logger { steps.append(LoggingMiddleware(logger: logger)) }
+        return steps
+    }
+
     /// The production wiring: the configured transport (AsyncHTTPClient by default), the
     /// configured vault (by default the keyring, else the encrypted file), the SQLite user cache
     /// (unless configured in memory), the system clock — or, with
@@ -152,10 +201,7 @@ public struct RiderKit: Sendable {
                 configuration: .init(timeout: configuration.api.requestTimeout, proxies: configuration.proxies))
         }
         let (wire, clock) = try configuration.recording?.make(network: network) ?? (network(), SystemClock())
-        var transport = wire
-        if let logger = configuration.logger {
-            transport = LoggingTransport(base: transport, logger: logger)
-        }
+        let transport = wire
         let vaults = VaultFactory(configuration: configuration)
         let origin = configuration.api.origin
         var vault = vaults.make()
@@ -179,7 +225,8 @@ public struct RiderKit: Sendable {
                         clock: clock, lock: lock, cacheSettings: configuration.cache.settings,
                         clearsCacheOnLogout: configuration.cache.clearsOnLogout, identity: configuration.identity,
                         sportCatalogue: sportCatalogue, reauthentication: configuration.reauthentication,
-                        metrics: configuration.metrics ?? NoMetrics())
+                        metrics: configuration.metrics ?? NoMetrics(), avatarUpload: UploadAvatar.Configuration(),
+                        logger: configuration.logger)
     }
 
     /// Where the session is kept now: for ``VaultChoice/automatic``, the backend it settled on.

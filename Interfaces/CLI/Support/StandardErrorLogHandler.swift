@@ -4,7 +4,7 @@ import Logging
 /// Prints `--verbose` request lines to stderr as `rider: <message>`.
 ///
 /// Only messages are printed, never metadata: the messages come from RiderKit's
-/// `LoggingTransport`, which already leaves out headers, query strings and bodies.
+/// `LoggingMiddleware`, which already leaves out headers, query strings and bodies.
 struct StandardErrorLogHandler: LogHandler {
     var logLevel: Logger.Level = .debug
     var metadata: Logger.Metadata = [:]

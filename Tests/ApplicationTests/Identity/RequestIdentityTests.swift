@@ -39,7 +39,8 @@ struct RequestIdentityTests {
     func transportAddsHeaders() async throws {
         let stub = StubTransport()
         stub.stub(.any, with: .status(204))
-        let transport = IdentifyingTransport(base: stub, identity: RequestIdentity(program: "rider/1", languages: ["it"]))
+        let transport = RequestPipeline(transport: stub, middlewares: [
+            IdentityMiddleware(identity: RequestIdentity(program: "rider/1", languages: ["it"]))])
         let url = try #require(URL(string: "https://api.example.test/users"))
 
         _ = try await transport.send(HTTPRequest(method: .get, url: url))

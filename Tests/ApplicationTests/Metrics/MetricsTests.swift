@@ -16,7 +16,7 @@ private final class EventLog: MetricsRecorder {
 struct MetricsTests {
     /// The harness's stub and vault, wired with `metrics` the way the composition root wires it.
     private func client(_ harness: UseCaseHarness, _ metrics: EventLog) -> (APIClient, SessionEngine) {
-        let transport = MeasuringTransport(base: harness.transport, metrics: metrics)
+        let transport = RequestPipeline(transport: harness.transport, middlewares: [MeasuringMiddleware(metrics: metrics)])
         let sessions = SessionEngine(configuration: harness.configuration, transport: transport, vault: harness.vault,
                                      clock: harness.clock, metrics: metrics)
         return (APIClient(configuration: harness.configuration, transport: transport, sessions: sessions,
@@ -68,7 +68,7 @@ struct MetricsTests {
     func failedAttempts() async throws {
         let harness = try UseCaseHarness()
         let metrics = EventLog()
-        let transport = MeasuringTransport(base: harness.transport, metrics: metrics)
+        let transport = RequestPipeline(transport: harness.transport, middlewares: [MeasuringMiddleware(metrics: metrics)])
         let url = try #require(URL(string: "https://api.example.test/sports"))
         harness.transport.stub(.get, "/sports", inOrder: [.failure(RiderError.serverUnreachable(reason: "down")),
                                                            .failure(RiderError.timedOut)])

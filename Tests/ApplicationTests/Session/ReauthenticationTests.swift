@@ -40,7 +40,7 @@ struct ReauthenticationTests {
         let gate = ReauthenticationGate(
             Reauthentication(whileAsking: whileAsking, maximumAttempts: attempts) { answers.next($0) },
             sessions: harness.sessions, login: harness.login, cache: harness.cache)
-        return (GetRider(api: harness.api.reauthenticating(with: gate)), gate)
+        return (GetRider(api: harness.api(reauthenticatingWith: gate)), gate)
     }
 
     @Test("the handler is asked once, with the account's email from the cache; the request is sent again and succeeds")
@@ -170,7 +170,7 @@ struct ReauthenticationTests {
             for await _ in release { break }
             return Fixtures.credentials
         }, sessions: harness.sessions, login: harness.login, cache: harness.cache)
-        let getRider = GetRider(api: harness.api.reauthenticating(with: gate))
+        let getRider = GetRider(api: harness.api(reauthenticatingWith: gate))
 
         let first = Task { try await getRider() }
         for await _ in entered { break }

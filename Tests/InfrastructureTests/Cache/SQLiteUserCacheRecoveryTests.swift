@@ -19,7 +19,7 @@ struct SQLiteUserCacheRecoveryTests {
 
     /// Opens the damaged file, checks it was moved aside with a warning and the cache works.
     private func expectRecovery(_ folder: CacheFolder, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let handler = LoggingTransportTests.CapturingHandler()
+        let handler = CapturingLogLines()
         let cache = folder.cache(logger: Logger(label: "test") { _ in handler })
 
         try await cache.store([CacheSamples.riders[0]], at: CacheSamples.epoch)

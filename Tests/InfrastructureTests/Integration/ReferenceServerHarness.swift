@@ -24,8 +24,8 @@ struct ReferenceServerHarness {
         // Generous timeouts: the whole suite shares two cores, and a request that times out in a
         // queue would turn a correctness test into a speed test.
         let api = try APIConfiguration(baseURL: server.baseURL, requestTimeout: 60)
-        let transport = MeasuringTransport(
-            base: AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none)), metrics: metrics)
+        let transport = RequestPipeline(transport: AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none)),
+                                        middlewares: [MeasuringMiddleware(metrics: metrics)])
         let vault = InMemoryTokenVault()
         let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: SystemClock(),
                                      metrics: metrics)

@@ -38,7 +38,7 @@ struct SessionEngineAgainstReferenceServerTests {
         let home = try await ReferenceServer.start(.init(seedUsers: 1, enableTestHooks: true))
         let elsewhere = try await ReferenceServer.start(.init(seedUsers: 1, enableTestHooks: true))
         defer { Task { await home.stop(); await elsewhere.stop() } }
-        let transport = RedirectFollowingTransport(base: kind.make())
+        let transport = RequestPipeline(transport: kind.make(), middlewares: [RedirectMiddleware()])
 
         func headersReceived(redirectingTo target: String) async throws -> EchoedHeaders {
             var components = try #require(URLComponents(url: home.baseURL.appendingPathComponent("_test/redirect"),

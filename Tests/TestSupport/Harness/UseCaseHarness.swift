@@ -46,6 +46,18 @@ public struct UseCaseHarness: Sendable {
         self.api = APIClient(configuration: configuration, transport: transport, sessions: sessions)
     }
 
+    /// A client like ``api`` whose authorized requests go through `gate` when the session has
+    /// expired for good: the pipeline's re-authentication step in front of its others.
+    /// - Parameter gate: asks the person to sign in again.
+    /// - Returns: the client.
+    public func api(reauthenticatingWith gate: ReauthenticationGate) -> APIClient {
+        APIClient(configuration: configuration, pipeline: RequestPipeline(transport: transport, middlewares: [
+            ReauthenticationMiddleware(gate: gate, sessions: sessions),
+            RetryMiddleware(clock: clock),
+            AuthorizationMiddleware(sessions: sessions),
+        ]))
+    }
+
     /// A harness whose vault holds ``Fixtures/session(accessToken:refreshToken:lifetime:issuedAt:userID:)``.
     /// - Parameters:
     ///   - session: the stored session.

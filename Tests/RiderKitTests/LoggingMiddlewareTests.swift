@@ -1,12 +1,11 @@
 import Foundation
 import Logging
-import RiderDomain
-import RiderInfrastructure
+import RiderKit
 import Synchronization
 import Testing
 
-@Suite("Logging transport")
-struct LoggingTransportTests {
+@Suite("Logging middleware")
+struct LoggingMiddlewareTests {
     /// Collects every message logged through it.
     final class CapturingHandler: LogHandler, Sendable {
         let lines = Mutex<[String]>([])
@@ -37,7 +36,7 @@ struct LoggingTransportTests {
     func redacts() async throws {
         let handler = CapturingHandler()
         let logger = Logger(label: "test") { _ in handler }
-        let transport = LoggingTransport(base: EchoTransport(), logger: logger)
+        let transport = RequestPipeline(transport: EchoTransport(), middlewares: [LoggingMiddleware(logger: logger)])
         let url = try #require(URL(string: "https://api.example.com/users/search?q=SECRET-QUERY"))
 
         _ = try await transport.send(HTTPRequest(

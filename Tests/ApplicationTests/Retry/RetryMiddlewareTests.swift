@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 @Suite("Retry policy: what is sent again, and when")
-struct RetryingTransportTests {
+struct RetryMiddlewareTests {
     private static let resource = "https://api.example.test/users/u_1"
 
     private func request(_ method: HTTPMethod, ifMatch: String? = nil) throws -> HTTPRequest {
@@ -15,8 +15,9 @@ struct RetryingTransportTests {
     }
 
     private func retrying(_ stub: StubTransport, _ clock: ManualClock,
-                          policy: RetryPolicy = .standard) -> RetryingTransport {
-        RetryingTransport(base: stub, policy: policy, clock: clock, random: { 0.5 })
+                          policy: RetryPolicy = .standard) -> any HTTPTransport {
+        RequestPipeline(transport: stub, middlewares: [RetryMiddleware(clock: clock, random: { 0.5 })])
+            .transport(for: RequestOptions(retryPolicy: policy))
     }
 
     @Test("GET on 503 with Retry-After: 2 waits 2 s of injected time, then succeeds")
@@ -109,7 +110,8 @@ struct RetryingTransportTests {
         let stub = StubTransport()
         stub.stub(.get, "/users/u_1", with: .status(503, headers: ["Retry-After": "30"]))
         // A real clock: the backoff is a real 30 s sleep, which cancellation must cut short.
-        let transport = RetryingTransport(base: stub, policy: .standard, clock: RealTimeClock())
+        let transport = RequestPipeline(transport: stub, middlewares: [RetryMiddleware(clock: RealTimeClock())])
+            .transport(for: RequestOptions(retryPolicy: .standard))
         let request = try request(.get)
 
         let task = Task { try await transport.send(request) }

@@ -5,7 +5,11 @@ import Testing
 import TestSupport
 
 @Suite("Redirects: followed without leaking credentials")
-struct RedirectFollowingTransportTests {
+struct RedirectMiddlewareTests {
+    private func redirecting(_ stub: StubTransport, maximumRedirects: Int = 5) -> RequestPipeline {
+        RequestPipeline(transport: stub, middlewares: [RedirectMiddleware(maximumRedirects: maximumRedirects)])
+    }
+
     private func request(_ url: String, method: HTTPMethod = .get, body: String? = nil) throws -> HTTPRequest {
         HTTPRequest(method: method, url: try #require(URL(string: url)),
                     headers: ["Authorization": "Bearer secret-token", "Cookie": "a=b", "Proxy-Authorization": "Basic x",
@@ -19,7 +23,7 @@ struct RedirectFollowingTransportTests {
         stub.stub(.get, "/old", with: .status(307, headers: ["Location": "/new"]))
         stub.stub(.get, "/new", with: .successful(body: "ok"))
 
-        let response = try await RedirectFollowingTransport(base: stub).send(try request("https://api.example.test/old"))
+        let response = try await redirecting(stub).send(try request("https://api.example.test/old"))
 
         #expect(response.status == 200)
         let followed = try #require(stub.requests(.get, "/new").first)
@@ -34,7 +38,7 @@ struct RedirectFollowingTransportTests {
         stub.stub(.get, "/old", with: .status(302, headers: ["Location": target]))
         stub.stub(.get, "/new", with: .successful(body: "ok"))
 
-        _ = try await RedirectFollowingTransport(base: stub).send(try request("https://api.example.test/old"))
+        _ = try await redirecting(stub).send(try request("https://api.example.test/old"))
 
         let followed = try #require(stub.requests(.get, "/new").first)
         let sameOrigin = target.hasPrefix("https://API.example.test:443")
@@ -50,7 +54,7 @@ struct RedirectFollowingTransportTests {
         stub.stub(.get, "/old", with: .status(301, headers: ["Location": "http://api.example.test/new"]))
 
         await #expect(throws: RiderError.unsafeRedirect("http://api.example.test:80")) {
-            try await RedirectFollowingTransport(base: stub).send(try request("https://api.example.test/old"))
+            try await redirecting(stub).send(try request("https://api.example.test/old"))
         }
         #expect(stub.count(.get, "/new") == 0)
     }
@@ -62,7 +66,7 @@ struct RedirectFollowingTransportTests {
             stub.stub(.post, "/old", with: .status(status, headers: ["Location": "/new"]))
             stub.stub(method, "/new", with: .successful(body: "ok"))
 
-            _ = try await RedirectFollowingTransport(base: stub)
+            _ = try await redirecting(stub)
                 .send(try request("https://api.example.test/old", method: .post, body: "a=1"))
 
             let followed = try #require(stub.requests(method, "/new").first, "\(status)")
@@ -76,7 +80,7 @@ struct RedirectFollowingTransportTests {
         stub.stub(.get, "/loop", with: .status(302, headers: ["Location": "/loop"]))
 
         await #expect(throws: RiderError.self) {
-            try await RedirectFollowingTransport(base: stub, maximumRedirects: 3).send(try request("https://api.example.test/loop"))
+            try await redirecting(stub, maximumRedirects: 3).send(try request("https://api.example.test/loop"))
         }
         #expect(stub.count(.get, "/loop") == 4)
     }
@@ -86,8 +90,8 @@ struct RedirectFollowingTransportTests {
         let stub = StubTransport()
         stub.stub(.get, "/a", with: .status(302))
         stub.stub(.get, "/b", with: .status(304, headers: ["Location": "/c"]))
-        #expect(try await RedirectFollowingTransport(base: stub).send(try request("https://api.example.test/a")).status == 302)
-        #expect(try await RedirectFollowingTransport(base: stub).send(try request("https://api.example.test/b")).status == 304)
+        #expect(try await redirecting(stub).send(try request("https://api.example.test/a")).status == 302)
+        #expect(try await redirecting(stub).send(try request("https://api.example.test/b")).status == 304)
     }
 
     @Test("a request carrying credentials is never redirected: the target receives nothing", arguments: [301, 302, 303, 307, 308])
@@ -98,7 +102,7 @@ struct RedirectFollowingTransportTests {
                                        body: "grant_type=password&password=SECRET")
         tokenRequest.followsRedirects = false
 
-        await #expect(throws: RiderError.self) { try await RedirectFollowingTransport(base: stub).send(tokenRequest) }
+        await #expect(throws: RiderError.self) { try await redirecting(stub).send(tokenRequest) }
         #expect(stub.requests.count == 1)
     }
 
@@ -109,7 +113,7 @@ struct RedirectFollowingTransportTests {
         stub.stub(.get, "/old", with: .status(302, headers: ["Location": target]))
 
         await #expect(throws: RiderError.self) {
-            try await RedirectFollowingTransport(base: stub).send(try request("http://127.0.0.1:8080/old"))
+            try await redirecting(stub).send(try request("http://127.0.0.1:8080/old"))
         }
         #expect(stub.requests.count == 1)
     }
@@ -123,11 +127,11 @@ struct RedirectFollowingTransportTests {
         stub.stub(.post, "/new", with: .successful(body: "ok"))
 
         await #expect(throws: RiderError.self) {
-            try await RedirectFollowingTransport(base: stub).send(try request("https://api.example.test/away",
+            try await redirecting(stub).send(try request("https://api.example.test/away",
                                                                               method: .post, body: "payload"))
         }
         #expect(stub.requests(.post, "/new").isEmpty)
-        let followed = try await RedirectFollowingTransport(base: stub)
+        let followed = try await redirecting(stub)
             .send(try request("https://api.example.test/here", method: .post, body: "payload"))
         #expect(followed.status == 200)
     }

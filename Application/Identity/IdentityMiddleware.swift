@@ -4,23 +4,23 @@ import RiderDomain
 /// Adds `User-Agent` and `Accept-Language` from a ``RequestIdentity`` to every request that does
 /// not set them itself.
 ///
-/// A decorator, so every adapter — and every redirect hop — introduces itself the same way.
-public struct IdentifyingTransport: HTTPTransport {
-    private let base: any HTTPTransport
+/// A pipeline step inside the redirect follower, so every adapter — and every redirect hop —
+/// introduces itself the same way.
+public struct IdentityMiddleware: HTTPMiddleware {
     private let identity: RequestIdentity
 
-    public init(base: any HTTPTransport, identity: RequestIdentity) {
-        self.base = base
+    public init(identity: RequestIdentity) {
         self.identity = identity
     }
 
-    /// - Throws: whatever the base transport throws.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// - Throws: whatever `next` throws.
+    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+                          next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         var request = request
         if request.headers["User-Agent"] == nil { request.headers["User-Agent"] = identity.userAgent }
         if request.headers["Accept-Language"] == nil, let languages = identity.acceptLanguage {
             request.headers["Accept-Language"] = languages
         }
-        return try await base.send(request)
+        return try await next(request)
     }
 }

@@ -4,7 +4,7 @@ import RiderDomain
 /// Follows HTTP redirects itself, so credentials never leak to another origin.
 ///
 /// Foundation on Linux copies every header, `Authorization` included, to wherever a server
-/// redirects. RiderKit's transports therefore do not follow redirects; this decorator does, and:
+/// redirects. RiderKit's transports therefore do not follow redirects; this pipeline step does, and:
 /// - never follows a redirect of a request that carries credentials in its body
 ///   (``HTTPRequest/followsRedirects`` is `false` for the token and revocation endpoints):
 ///   `RiderError.unsafeRedirect(_:)`, and nothing is sent to the target;
@@ -15,26 +15,25 @@ import RiderDomain
 /// - never follows https → http;
 /// - turns POST into GET without a body on 301/302/303 and keeps method and body on a same-origin 307/308;
 /// - gives up after ``maximumRedirects`` hops.
-public struct RedirectFollowingTransport: HTTPTransport {
+public struct RedirectMiddleware: HTTPMiddleware {
     /// Headers that carry credentials.
     public static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
 
-    private let base: any HTTPTransport
     public let maximumRedirects: Int
 
-    public init(base: any HTTPTransport, maximumRedirects: Int = 5) {
-        self.base = base
+    public init(maximumRedirects: Int = 5) {
         self.maximumRedirects = max(0, maximumRedirects)
     }
 
     /// - Throws: `RiderError.unsafeRedirect(_:)` for a redirect of a request carrying
     ///   credentials, a target that is not https (or http on loopback), a downgrade to http, a
-    ///   body that would go to another origin, or too many hops; and what the base transport throws.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    ///   body that would go to another origin, or too many hops; and what `next` throws.
+    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+                          next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         var current = request
         var hops = 0
         while true {
-            let response = try await base.send(current)
+            let response = try await next(current)
             guard [301, 302, 303, 307, 308].contains(response.status),
                   let location = response.headers["Location"],
                   let target = URL(string: location, relativeTo: current.url)?.absoluteURL,

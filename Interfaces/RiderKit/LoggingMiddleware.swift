@@ -1,23 +1,24 @@
 import Foundation
 import Logging
+import RiderApplication
 import RiderDomain
 
 /// Logs each request's method, path and outcome — never headers, query strings or bodies,
 /// which may hold tokens, passwords or search terms.
-public struct LoggingTransport: HTTPTransport {
-    private let base: any HTTPTransport
+public struct LoggingMiddleware: HTTPMiddleware {
     private let logger: Logger
 
-    public init(base: any HTTPTransport, logger: Logger) {
-        self.base = base
+    public init(logger: Logger) {
         self.logger = logger
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// - Throws: whatever `next` throws, unchanged.
+    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+                          next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         let started = ContinuousClock.now
         logger.debug("→ \(request)")
         do {
-            let response = try await base.send(request)
+            let response = try await next(request)
             logger.debug("← \(response.status) \(request) in \(Self.milliseconds(since: started)) ms")
             return response
         } catch {

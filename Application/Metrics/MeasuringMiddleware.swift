@@ -3,21 +3,20 @@ import RiderDomain
 
 /// Tells a `MetricsRecorder` how every attempt at a request ended.
 ///
-/// The composition root puts it right around the adapter, under the retry and the session
+/// The innermost step of the pipeline, right around the adapter, under the retry and the session
 /// engine, so each attempt (a retry, a refresh, the request sent again after one) counts once.
-public struct MeasuringTransport: HTTPTransport {
-    private let base: any HTTPTransport
+public struct MeasuringMiddleware: HTTPMiddleware {
     private let metrics: any MetricsRecorder
 
-    public init(base: any HTTPTransport, metrics: any MetricsRecorder) {
-        self.base = base
+    public init(metrics: any MetricsRecorder) {
         self.metrics = metrics
     }
 
-    /// - Throws: whatever `base` throws, unchanged.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// - Throws: whatever `next` throws, unchanged.
+    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+                          next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         do {
-            let response = try await base.send(request)
+            let response = try await next(request)
             metrics.record(.request(method: request.method, outcome: .status(response.status)))
             return response
         } catch RiderError.timedOut {

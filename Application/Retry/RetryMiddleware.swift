@@ -2,28 +2,21 @@ import Foundation
 import RiderDomain
 
 /// Sends a request again, after a backoff, when the network failed or the server said "try
-/// again" — but only when repeating it is safe.
+/// again" — but only when repeating it is safe, and as the request's ``RequestOptions/retryPolicy``
+/// says.
 ///
-/// A decorator around `HTTPTransport`; the session engine sits inside it, so every attempt
-/// carries a valid token.
-public struct RetryingTransport: HTTPTransport {
-    private let base: any HTTPTransport
-    private let policy: RetryPolicy
+/// In the pipeline it sits outside the session's step, so every attempt carries a valid token.
+public struct RetryMiddleware: HTTPMiddleware {
     private let clock: any Clock
     private let random: @Sendable () -> Double
     private let metrics: any MetricsRecorder
 
     /// - Parameters:
-    ///   - base: the transport each attempt is sent through.
-    ///   - policy: which requests and statuses are retried, how often and after what delay.
     ///   - clock: waits out the delays, so tests need not sleep.
     ///   - random: a number in `0..<1` for jitter; injected so tests are repeatable.
     ///   - metrics: told of every retry.
-    public init(base: any HTTPTransport, policy: RetryPolicy, clock: any Clock,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    public init(clock: any Clock, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
                 metrics: any MetricsRecorder = NoMetrics()) {
-        self.base = base
-        self.policy = policy
         self.clock = clock
         self.random = random
         self.metrics = metrics
@@ -31,18 +24,20 @@ public struct RetryingTransport: HTTPTransport {
 
     /// - Throws: the last attempt's error; `CancellationError` at once when the task is cancelled,
     ///   also in the middle of a backoff.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+                          next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
+        let policy = options.retryPolicy
         let attempts = RetryPolicy.allowsRetry(of: request) ? policy.maxAttempts : 1
         var attempt = 1
         while true {
             try Task.checkCancellation()
             let outcome: Result<HTTPResponse, any Error>
             do {
-                outcome = .success(try await base.send(request))
+                outcome = .success(try await next(request))
             } catch {
                 outcome = .failure(error)
             }
-            guard attempt < attempts, let delay = retryDelay(after: outcome, retry: attempt) else {
+            guard attempt < attempts, let delay = retryDelay(after: outcome, retry: attempt, policy: policy) else {
                 return try outcome.get()
             }
             metrics.record(.retry(method: request.method))
@@ -52,7 +47,8 @@ public struct RetryingTransport: HTTPTransport {
     }
 
     /// The wait before retrying, or `nil` when `outcome` must be returned as it is.
-    private func retryDelay(after outcome: Result<HTTPResponse, any Error>, retry: Int) -> TimeInterval? {
+    private func retryDelay(after outcome: Result<HTTPResponse, any Error>, retry: Int,
+                            policy: RetryPolicy) -> TimeInterval? {
         switch outcome {
         case .failure(let error):
             guard let error = error as? RiderError else { return nil }

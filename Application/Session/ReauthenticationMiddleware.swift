@@ -1,0 +1,40 @@
+import Foundation
+import RiderDomain
+
+/// When an authorized request finds the session expired for good, has the
+/// ``ReauthenticationGate`` sign the person in again and sends the request once more.
+///
+/// The outermost step of the pipeline, around the retries and the session's step, so the
+/// session engine and its single-flight refresh stay as they are. Requests that are not
+/// ``RequestOptions/isAuthorized`` pass through untouched.
+public struct ReauthenticationMiddleware: HTTPMiddleware {
+    private let gate: ReauthenticationGate
+    private let sessions: SessionEngine
+
+    /// - Parameters:
+    ///   - gate: asks the person, once however many requests need it.
+    ///   - sessions: tells under which session a request started.
+    public init(gate: ReauthenticationGate, sessions: SessionEngine) {
+        self.gate = gate
+        self.sessions = sessions
+    }
+
+    /// - Throws: what `next` and the gate throw.
+    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+                          next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
+        guard options.isAuthorized else { return try await next(request) }
+        let admission = try await gate.admit()
+        // Read after admission, so a request that waited for a question starts from its outcome.
+        // An expired session counts: a request starting after the expiry, before anyone is asked,
+        // belongs to the same expiry as the request that found it.
+        let startedUnder = try? await sessions.standing().session
+        do {
+            return try await next(request)
+        } catch RiderError.sessionExpired {
+            // Nobody was signed in when this request started: there is nothing of its own to renew.
+            guard let startedUnder else { throw RiderError.sessionExpired }
+            _ = try await gate.sessionAfterExpiry(of: startedUnder, admission: admission)
+            return try await next(request)
+        }
+    }
+}
