@@ -183,7 +183,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ReferenceServerTests",
-            dependencies: ["RiderReferenceServer"],
+            // TestSupport for `withReferenceServer`; the server is still spoken to only over HTTP.
+            dependencies: ["RiderReferenceServer", "TestSupport"],
             path: "Tests/ReferenceServerTests",
             swiftSettings: strict
         ),

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import RiderReferenceServer
+import TestSupport
 
 /// A reference server on an ephemeral loopback port plus a URLSession to talk to it.
 struct TestServer: Sendable {
@@ -11,30 +12,25 @@ struct TestServer: Sendable {
 
     var store: ReferenceStore { running.store }
 
-    /// Runs `body` against a fresh server and always stops the server afterwards.
+    /// Runs `body` against a fresh server (TestSupport's `withReferenceServer`), which is stopped
+    /// and awaited whatever happens.
     static func with<T: Sendable>(
         // Tokens live an hour: a test that is about expiry sets its own lifetime or expires them
         // itself, and under a loaded machine a suite can take longer than the default 60 s.
         _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(seedUsers: 200, accessTokenTTL: .seconds(3600)),
         _ body: (TestServer) async throws -> T
     ) async throws -> T {
-        let running = try await ReferenceServer.start(configuration)
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        // A hang detector, not a speed limit: under a load average of 30 (three engineers' builds on
-        // two cores) a 10 s limit failed every suite of this target at once.
-        sessionConfiguration.timeoutIntervalForRequest = 60
-        let server = TestServer(running: running, session: URLSession(configuration: sessionConfiguration))
-        do {
-            let result = try await body(server)
-            server.session.finishTasksAndInvalidate()
-            await running.stop()
-            return result
-        } catch {
-            server.session.invalidateAndCancel()
-            await running.stop()
-            throw error
+        try await withReferenceServer(configuration) { running in
+            let sessionConfiguration = URLSessionConfiguration.ephemeral
+            sessionConfiguration.urlCache = nil
+            sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            // A hang detector, not a speed limit: under a load average of 30 (three engineers' builds on
+            // two cores) a 10 s limit failed every suite of this target at once.
+            sessionConfiguration.timeoutIntervalForRequest = 60
+            let server = TestServer(running: running, session: URLSession(configuration: sessionConfiguration))
+            // Nothing is left to finish once `body` is done: every request it made was awaited.
+            defer { server.session.invalidateAndCancel() }
+            return try await body(server)
         }
     }
 
