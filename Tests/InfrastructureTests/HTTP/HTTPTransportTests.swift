@@ -64,7 +64,7 @@ struct HTTPTransportTests {
     @Test("nothing listening on the port → serverUnreachable, not a timeout", .timeLimit(.minutes(1)),
           arguments: TransportKind.allCases)
     func connectionRefused(_ kind: TransportKind) async throws {
-        let port = try closedLoopbackPort()
+        let port = try LoopbackSocket.closedPort()
         let transport = kind.make(timeout: 300)
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/auth/me"))
 
