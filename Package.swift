@@ -183,8 +183,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ReferenceServerTests",
-            // TestSupport for `withReferenceServer`; the server is still spoken to only over HTTP.
-            dependencies: ["RiderReferenceServer", "TestSupport"],
+            // TestSupport for `withReferenceServer`; HummingbirdTesting (from the hummingbird package
+            // the server already uses) to hand requests to the router without a socket.
+            dependencies: [
+                "RiderReferenceServer", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Tests/ReferenceServerTests",
             swiftSettings: strict
         ),

@@ -10,9 +10,9 @@ struct ServerLifecycleTests {
         var ports: Set<Int> = []
         for _ in 0..<10 {
             let configuration = ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600), enableTestHooks: true)
-            let port = try await TestServer.with(configuration) { (server: TestServer) async throws -> Int in
+            let port = try await TestServer.with(configuration, over: .socket) { (server: TestServer) async throws -> Int in
                 #expect(try await server.get("/_test/stats").status == 200)
-                return server.running.baseURL.port ?? 0
+                return server.baseURL.port ?? 0
             }
             ports.insert(port)
         }
