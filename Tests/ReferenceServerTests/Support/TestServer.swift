@@ -10,8 +10,9 @@ import TestSupport
 
 /// A reference server and a client to talk to it: by default requests go straight to the
 /// server's router (HummingbirdTesting's `.router`), no socket involved; `over: .socket` runs it
-/// on a loopback port (TestSupport's `withReferenceServer`) for what only a socket shows (ports,
-/// the `Host` a raw request names, the client address the throttle counts by).
+/// on a loopback port (TestSupport's `withReferenceServer`) for what only a socket shows: ports,
+/// and the `Host` a raw request names. (Through the router every request comes from one client,
+/// as from one loopback address, so the login throttle counts the same.)
 struct TestServer: Sendable {
     enum Connection: Sendable {
         /// Requests handed to the router in-process.
