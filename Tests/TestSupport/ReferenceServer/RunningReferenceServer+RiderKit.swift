@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import RiderDomain
 public import RiderKit
 public import RiderReferenceServer
