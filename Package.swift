@@ -156,7 +156,10 @@ let package = Package(
         // MARK: Tests
         .target(
             name: "TestSupport",
-            dependencies: ["RiderDomain", "RiderApplication", "RiderInfrastructure", "RiderKitTesting"],
+            // The reference server and the composition root: `withReferenceServer` and a RiderKit
+            // pointed at it, one harness for every suite that talks to the server.
+            dependencies: ["RiderDomain", "RiderApplication", "RiderInfrastructure", "RiderKit", "RiderKitTesting",
+                           "RiderReferenceServer"],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
@@ -170,7 +173,7 @@ let package = Package(
         .testTarget(
             name: "InfrastructureTests",
             dependencies: [
-                "RiderInfrastructure", "RiderURLSession", "CLibSecret", "RiderReferenceServer", "TestSupport",
+                "RiderInfrastructure", "RiderURLSession", "CLibSecret", "RiderReferenceServer", "RiderKit", "TestSupport",
                 // To write cache files of older and newer schemas.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
@@ -180,7 +183,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ReferenceServerTests",
-            dependencies: ["RiderReferenceServer"],
+            // TestSupport for `withReferenceServer`; HummingbirdTesting (from the hummingbird package
+            // the server already uses) to hand requests to the router without a socket.
+            dependencies: [
+                "RiderReferenceServer", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Tests/ReferenceServerTests",
             swiftSettings: strict
         ),

@@ -6,7 +6,7 @@ import Testing
 struct AccountAndProfileTests {
     @Test("a new account can register, log in and see itself; registering the same email again exits 6")
     func registerThenLogin() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             let password = "new-rider-password\n"
             let register = try await sandbox.rider(
                 "register", "--email", "new.rider@example.com", "--display-name", "New Rider",
@@ -30,7 +30,7 @@ struct AccountAndProfileTests {
 
     @Test("an edit based on a stale version exits 6, says the profile changed and shows the current values")
     func staleEditIsAConflict() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             _ = try await sandbox.loginAsDemo()
             let before = try await sandbox.rider("profile", "show", "--json")
             let profile = try #require(try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [String: Any])
@@ -49,7 +49,7 @@ struct AccountAndProfileTests {
 
     @Test("a value the server rejects exits 9 and names the field")
     func rejectedInput() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             _ = try await sandbox.loginAsDemo()
             let run = try await sandbox.rider("profile", "update", "--display-name", "   ", "--json")
             #expect(run.status == 9, "\(run)")

@@ -6,7 +6,7 @@ import Testing
 struct AccountDeletionTests {
     @Test("account delete --yes deletes on the server and leaves no session file and no cached user behind")
     func deleteLeavesNothing() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             #expect(try await sandbox.rider("whoami").status == 0)
             #expect(try await sandbox.rider("users", "search", "a", "--limit", "20").status == 0)
@@ -36,7 +36,7 @@ struct AccountDeletionTests {
 
     @Test("without --yes and without a terminal nothing is deleted (exit 2); signed out it exits 4")
     func needsConfirmation() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             let signedOut = try await sandbox.rider("account", "delete", "--yes")
             #expect(signedOut.status == 4, "\(signedOut)")
 

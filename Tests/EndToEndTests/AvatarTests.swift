@@ -19,7 +19,7 @@ struct AvatarTests {
 
     @Test("uploads a PNG, prints the profile with its avatar URL, and the server gives the picture back byte for byte")
     func upload() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             _ = try await sandbox.loginAsDemo()
             let picture = Self.png(bytes: 300 * 1024)
             let path = try write(picture, named: "portrait.png", in: sandbox)
@@ -47,7 +47,7 @@ struct AvatarTests {
 
     @Test("with --json, stdout is the profile as one JSON document and stderr stays empty")
     func json() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             _ = try await sandbox.loginAsDemo()
             let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(count: 1024)
             let run = try await sandbox.rider("profile", "avatar", try write(jpeg, named: "me.jpg", in: sandbox), "--json")
@@ -63,7 +63,7 @@ struct AvatarTests {
     @Test("a file too large, empty, not a JPEG or PNG, a folder or missing exits 9 naming avatar, before any request",
           arguments: ["too-large", "empty", "text", "folder", "missing"])
     func refusedLocally(kind: String) async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             _ = try await sandbox.loginAsDemo()
             let path: String
             switch kind {
@@ -88,7 +88,7 @@ struct AvatarTests {
 
     @Test("a human-readable refusal is one sentence that says what to do")
     func humanMessage() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             let run = try await sandbox.rider("profile", "avatar", try write(Data("GIF89a".utf8), named: "anim.gif", in: sandbox))
             #expect(run.status == 9, "\(run)")
             #expect(run.errorLines == ["rider: error: The avatar must be a JPEG or PNG image, and this file's content is neither "

@@ -6,7 +6,7 @@ import Testing
 struct BaseLocationTests {
     @Test("no location at first; --set with a negative latitude and a name saves it; show reads it back")
     func baseLocation() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             _ = try await sandbox.loginAsDemo()
             let none = try await sandbox.rider("profile", "location")
             #expect(none.status == 0, "\(none)")
@@ -25,7 +25,7 @@ struct BaseLocationTests {
 
     @Test("a latitude out of range exits 9 naming the field and sends nothing; a malformed pair exits 2")
     func baseLocationErrors() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             _ = try await sandbox.loginAsDemo()
             let requestsBefore = await server.store.stats().requests
             let out = try await sandbox.rider("profile", "location", "--set", "91,0", "--json")

@@ -1,6 +1,7 @@
 import Foundation
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 @Suite("rider CLI: config show, set and unset")
 struct ConfigCommandTests {
@@ -10,10 +11,9 @@ struct ConfigCommandTests {
 
     @Test("set writes the XDG config file that rider then reads: login and search work with no RIDER_BASE_URL")
     func setThenUse() async throws {
-        let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 30, accessTokenTTL: .seconds(3600)))
         let sandbox = try Sandbox(server: nil)
         defer { sandbox.remove() }
-        do {
+        try await withReferenceServer(ReferenceServerConfiguration(seedUsers: 30, accessTokenTTL: .seconds(3600))) { server in
             let unset = try await sandbox.rider("users", "search", "jo")
             #expect(unset.status == 10, "no server configured yet: \(unset)")
 
@@ -47,11 +47,7 @@ struct ConfigCommandTests {
             let plain = try await sandbox.rider("config", "show")
             #expect(plain.lines.contains { $0.hasPrefix("timeout") && $0.hasSuffix("default") }, "\(plain)")
             #expect(!plain.stdout.contains("\u{1B}"), "no escapes when piped")
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     @Test("client_secret is taken only from stdin and never printed by set, show or show --json")

@@ -27,7 +27,7 @@ struct CrashSafetyTests {
 
     @Test("SIGKILL at 9 moments of login, refresh and cache writes: the vault stays readable, the cache opens, the next run recovers")
     func killLoop() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             var killed = 0
             var relogins = 0

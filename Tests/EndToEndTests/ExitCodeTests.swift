@@ -1,12 +1,13 @@
 import Foundation
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 @Suite("rider CLI: exit codes and error messages")
 struct ExitCodeTests {
     @Test("a wrong password exits 3 with one line on stderr and nothing on stdout")
     func wrongPassword() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             let run = try await sandbox.rider("login", "--email", Demo.email, "--password-stdin", stdin: "not-the-password\n")
             #expect(run.status == 3, "\(run)")
             #expect(run.errorLines == ["rider: error: The email or password is not correct."], "\(run)")
@@ -17,7 +18,7 @@ struct ExitCodeTests {
 
     @Test("an unknown user id exits 5")
     func unknownUser() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             _ = try await sandbox.loginAsDemo()
             let run = try await sandbox.rider("users", "show", "u_999999")
             #expect(run.status == 5, "\(run)")
@@ -27,7 +28,7 @@ struct ExitCodeTests {
 
     @Test("a command that needs a session exits 4 when nobody is logged in")
     func notLoggedIn() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             let run = try await sandbox.rider("profile", "show")
             #expect(run.status == 4, "\(run)")
             #expect(run.stderr.contains("rider login"), "\(run)")

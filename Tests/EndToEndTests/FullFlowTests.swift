@@ -6,7 +6,7 @@ import Testing
 struct FullFlowTests {
     @Test("login → whoami → profile update → users search → session refresh → logout, each step reporting success")
     func fullFlow() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             // Given a fresh machine, when the demo rider logs in with the password on stdin
             let login = try await sandbox.loginAsDemo()
             #expect(login.status == 0, "\(login)")

@@ -6,7 +6,7 @@ import Testing
 struct JSONOutputTests {
     @Test("--json prints one parseable object per command, with snake_case keys and ISO-8601 dates")
     func jsonOutputParses() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             let login = try object(try await sandbox.loginAsDemo("--json"))
             #expect(login["user_id"] as? String == Demo.userID)
             #expect(login["email"] as? String == Demo.email)
@@ -44,7 +44,7 @@ struct JSONOutputTests {
 
     @Test("with --json an error is a JSON object on stderr and stdout stays empty")
     func jsonErrorsGoToStderr() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             _ = try await sandbox.loginAsDemo()
             let run = try await sandbox.rider("users", "show", "u_999999", "--json")
             #expect(run.status == 5, "\(run)")

@@ -7,7 +7,7 @@ struct JWTExpiryTests {
     @Test("a server that states expiry only in the JWT's exp: rider knows when the session expires")
     func expiryFromJWT() async throws {
         let configuration = ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600), jwtAccessTokens: true)
-        try await withReferenceServer(configuration) { server, sandbox in
+        try await withSandboxedReferenceServer(configuration) { server, sandbox in
             let before = Date()
             #expect(try await sandbox.loginAsDemo().status == 0)
             let show = try await sandbox.rider("session", "show", "--json")

@@ -22,7 +22,7 @@ struct KeyringProviderFlowTests {
     func loginRefreshThriceWhoamiLogout() async throws {
         let bus = try #require(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"],
                                "the keyring tests run inside a D-Bus session")
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             let origin = try Self.origin(of: server.baseURL)
             // Forced, so a keyring that fails cannot hide behind the automatic fallback to the file.
             let keyring = ["DBUS_SESSION_BUS_ADDRESS": bus, "RIDER_VAULT": "secret-service"]

@@ -43,7 +43,7 @@ struct KeyringSaveFailureTests {
 
     @Test("refused and stalled saves go to the encrypted file with a warning and come back; a forced keyring says the session is lost")
     func neverLosesTheRotatedToken() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             let steps = sandbox.root.appendingPathComponent("io/steps")
             try FileManager.default.createDirectory(at: steps, withIntermediateDirectories: true)
             let script = sandbox.root.appendingPathComponent("io/save-failures.sh")

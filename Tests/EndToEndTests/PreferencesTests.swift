@@ -6,7 +6,7 @@ import Testing
 struct PreferencesTests {
     @Test("changing a preference keeps the settings a newer client saved that rider does not know")
     func preferencesRoundTrip() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             // A newer client sets what this version of rider has never heard of.
             let direct = DirectAPI(baseURL: server.baseURL)
             let token = try await direct.accessToken()

@@ -6,7 +6,7 @@ import Testing
 struct ReadmeExampleTests {
     @Test("the example program from the README runs against the reference server and prints what it promises")
     func readmeExampleRuns() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             let run = try await RiderProcess.run(
                 [], environment: sandbox.environment, stdin: nil,
                 scratch: sandbox.root.appendingPathComponent("io"), executable: "ReadmeExample")

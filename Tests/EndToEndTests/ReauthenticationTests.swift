@@ -6,7 +6,7 @@ import Testing
 struct ReauthenticationTests {
     @Test("with no terminal to ask on, rider exits 4 with a one-line hint to log in, and asks nothing")
     func noTerminalExitsWithHint() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             // End the session on the server, as an administrator or a password change would.
             let direct = DirectAPI(baseURL: server.baseURL)
@@ -28,7 +28,7 @@ struct ReauthenticationTests {
 
     @Test("on a terminal, rider asks for the password (not echoed), signs in again and carries on with the command")
     func terminalAsksAndCarriesOn() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             #expect(try await sandbox.rider("whoami").status == 0, "so the cache knows the account's email")
             let direct = DirectAPI(baseURL: server.baseURL)

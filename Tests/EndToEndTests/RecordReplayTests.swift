@@ -16,7 +16,7 @@ struct RecordReplayTests {
         var recorded: [RiderRun] = []
         var secrets: [String] = []
 
-        try await withReferenceServer { running, sandbox in
+        try await withSandboxedReferenceServer { running, sandbox in
             server = running.baseURL
             recorded.append(try await sandbox.rider(["--record", recording.path, "login", "--email", Demo.email,
                                                      "--password-stdin"], environment: [:], stdin: Demo.password + "\n"))

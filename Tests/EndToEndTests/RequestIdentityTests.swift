@@ -7,7 +7,7 @@ import Testing
 struct RequestIdentityTests {
     @Test("every request names rider and RiderKit with their version, and the locale's language")
     func userAgentAndLanguage() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             let whoami = try await sandbox.rider(["whoami"], environment: ["LANG": "de_CH.UTF-8", "LANGUAGE": "fr"])
             #expect(whoami.status == 0, "\(whoami)")

@@ -18,17 +18,11 @@ struct SecretHygieneAcrossTheStackTests {
 
     @Test("a whole session at trace level: no token, password or passphrase in logs, errors, or any file's bytes")
     func wholeSession() async throws {
-        let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 50,
-                                                                                  accessTokenTTL: .seconds(3600)))
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("rider-hygiene-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        do {
+        try await withReferenceServer(ReferenceServerConfiguration(seedUsers: 50, accessTokenTTL: .seconds(3600))) { server in
             try await runSession(against: server, in: root)
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     private func runSession(against server: RunningReferenceServer, in root: URL) async throws {

@@ -6,7 +6,7 @@ import Testing
 struct SecretHygieneTests {
     @Test("no issued token nor the password appears in any output, even with --verbose and --json")
     func noSecretInAnyOutput() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             let login = try await sandbox.loginAsDemo("--verbose")
             #expect(login.status == 0, "\(login)")
             #expect(login.stderr.contains("POST"), "--verbose logs the request: \(login)")

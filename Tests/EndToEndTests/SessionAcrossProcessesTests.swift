@@ -8,7 +8,7 @@ import Testing
 struct SessionAcrossProcessesTests {
     @Test("two rider processes that find the token expired at the same instant both succeed with one refresh")
     func twoProcessesOneRefresh() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             await server.store.expireAccessTokens()
 
@@ -30,7 +30,7 @@ struct SessionAcrossProcessesTests {
     @Test("login, whoami and refresh work against a standard OAuth 2.0 token endpoint with client authentication",
           arguments: ["basic", "body"])
     func standardOAuth(clientAuthentication: String) async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             let standard = ["RIDER_TOKEN_PATH": "/oauth2/token", "RIDER_CLIENT_ID": StandardOAuthClient.id,
                             "RIDER_CLIENT_SECRET": StandardOAuthClient.secret, "RIDER_CLIENT_AUTH": clientAuthentication]
             let login = try await sandbox.rider(["login", "--email", Demo.email, "--password-stdin"],
@@ -48,7 +48,7 @@ struct SessionAcrossProcessesTests {
 
     @Test("a wrong client secret is reported as a configuration error (exit 10), not as a wrong password")
     func wrongClientSecret() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             let login = try await sandbox.rider(
                 ["login", "--email", Demo.email, "--password-stdin"],
                 environment: ["RIDER_TOKEN_PATH": "/oauth2/token", "RIDER_CLIENT_ID": StandardOAuthClient.id,

@@ -13,7 +13,7 @@ struct SessionBindingTests {
     func fileVaultIsBoundToItsServer() async throws {
         let stranger = try CannedHTTPServer(response: Self.unauthorized)
         defer { stranger.stop() }
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             let file = sandbox.root.appendingPathComponent("vaults/session.vault")
             let vault = ["RIDER_VAULT": "file:\(file.path)"]
             let login = try await sandbox.rider(["login", "--email", Demo.email, "--password-stdin"],

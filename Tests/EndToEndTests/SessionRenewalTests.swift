@@ -6,7 +6,7 @@ import Testing
 struct SessionRenewalTests {
     @Test("after the server expires every access token, the next command still works by refreshing once")
     func expiredAccessTokenIsRefreshed() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             _ = try await sandbox.loginAsDemo()
             await server.store.expireAccessTokens()
 
@@ -20,7 +20,7 @@ struct SessionRenewalTests {
 
     @Test("a refresh token already spent from another copy of the vault is rejected: exit 4, session removed")
     func reusedRefreshTokenEndsTheSession() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             _ = try await sandbox.loginAsDemo()
             let file = try #require(sandbox.sessionFile())
             let copy = try Data(contentsOf: file)
@@ -41,7 +41,7 @@ struct SessionRenewalTests {
 
     @Test("a session revoked by logout elsewhere cannot be used or refreshed: exit 4")
     func revokedSessionEndsTheSession() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             _ = try await sandbox.loginAsDemo()
             let file = try #require(sandbox.sessionFile())
             let copy = try Data(contentsOf: file)
@@ -58,7 +58,7 @@ struct SessionRenewalTests {
 
     @Test("logout with the server down still removes the local session, and says the server was not told")
     func logoutWhileOffline() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             _ = try await sandbox.loginAsDemo()
             await server.stop()
 

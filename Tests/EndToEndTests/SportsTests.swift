@@ -6,7 +6,7 @@ import Testing
 struct SportsTests {
     @Test("list the catalogue, add a sport with a level, change it, see it in `mine`, remove it")
     func sportsRoundTrip() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             let catalogue = try await sandbox.rider("sports", "list")
             #expect(catalogue.status == 0, "the catalogue needs no login: \(catalogue)")
             #expect(catalogue.lines.contains { $0.hasPrefix("gravel") && $0.hasSuffix("Gravel") }, "\(catalogue)")
@@ -38,7 +38,7 @@ struct SportsTests {
 
     @Test("an unknown sport exits 5, a malformed id or level exits 2, and signed out `mine` exits 4")
     func sportsErrors() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             let signedOut = try await sandbox.rider("sports", "mine")
             #expect(signedOut.status == 4, "\(signedOut)")
 

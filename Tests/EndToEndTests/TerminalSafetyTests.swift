@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 23 item 2 (a rider's name cannot drive your terminal) and the CLI parts of item 8 (a
 /// secret is never typed with echo on; echo comes back whatever ends or stops a password prompt),

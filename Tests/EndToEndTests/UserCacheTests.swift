@@ -6,7 +6,7 @@ import Testing
 struct UserCacheTests {
     @Test("users search answers from the cache when the server has stopped, and says it is offline")
     func offlineSearch() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             let online = try await sandbox.rider("users", "search", "jo", "--limit", "10")
             #expect(online.status == 0, "\(online)")
@@ -51,7 +51,7 @@ struct UserCacheTests {
 
     @Test("users show answers a fresh entry from the cache and says so; cache-only never needs the server")
     func showFromCache() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             let first = try await sandbox.rider("users", "show", "u_000007")
             #expect(first.status == 0, "\(first)")
@@ -69,7 +69,7 @@ struct UserCacheTests {
 
     @Test("whoami --policy cache-first answers from the cache without the server; plain whoami needs the server")
     func whoamiFromCache() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             let online = try await sandbox.rider("whoami")
             #expect(online.status == 0, "\(online)")
@@ -87,7 +87,7 @@ struct UserCacheTests {
 
     @Test("cache stats counts hits and misses; cache clear empties it; logout clears it too")
     func statsClearAndLogout() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             #expect(try await sandbox.rider("users", "search", "ma", "--limit", "5").status == 0)
             _ = try await sandbox.rider("users", "show", "u_000001")
@@ -127,7 +127,7 @@ struct UserCacheTests {
 
     @Test("a damaged cache file is moved aside with a warning on stderr, and the command still works")
     func recoversFromDamage() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             #expect(try await sandbox.rider("users", "search", "jo", "--limit", "5").status == 0)
             let file = try #require(cacheFile(in: sandbox))
@@ -146,7 +146,7 @@ struct UserCacheTests {
 
     @Test("several rider processes searching at once share the cache file without errors")
     func concurrentProcesses() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             let queries = ["jo", "ma", "an", "el", "da", "li"]
             let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in

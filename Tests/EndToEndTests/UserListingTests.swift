@@ -6,7 +6,7 @@ import Testing
 struct UserListingTests {
     @Test("--all streams every rider once, in id order, and caches them; one page shows a header")
     func listAll() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             let page = try await sandbox.rider("users", "list", "--limit", "5")
             #expect(page.status == 0, "\(page)")
@@ -34,7 +34,7 @@ struct UserListingTests {
 
     @Test("signed out exits 4; --page with --all and a bad limit exit 2")
     func errors() async throws {
-        try await withReferenceServer { _, sandbox in
+        try await withSandboxedReferenceServer { _, sandbox in
             let signedOut = try await sandbox.rider("users", "list", "--all")
             #expect(signedOut.status == 4, "\(signedOut)")
             #expect(try await sandbox.rider("users", "list", "--all", "--page", "2").status == 2)

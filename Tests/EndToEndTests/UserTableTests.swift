@@ -6,7 +6,7 @@ import Testing
 struct UserTableTests {
     @Test("users search pads columns under titles on a TTY and prints plain escape-free lines when piped")
     func tableOnTerminalPlainWhenPiped() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
 
             let piped = try await sandbox.rider("users", "search", "jo", "--limit", "5")

@@ -49,7 +49,7 @@ struct VaultCommandTests {
 
     @Test("a wrong passphrase is exit 11 naming the file and leaves it as it was; vault reset is the way out")
     func wrongPassphraseThenReset() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             let file = try #require(sandbox.sessionFile())
             let before = try Data(contentsOf: file)
@@ -73,7 +73,7 @@ struct VaultCommandTests {
 
     @Test("with no passphrase and no terminal, login says how to give one (exit 11) and writes nothing")
     func noPassphrase() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             let login = try await rider(sandbox, ["login", "--email", Demo.email, "--password-stdin"],
                                         environment: ["RIDER_VAULT_PASSPHRASE": ""], stdin: Demo.password + "\n")
             #expect(login.status == 11, "\(login)")
@@ -88,7 +88,7 @@ struct VaultCommandTests {
 
     @Test("vault passphrase re-encrypts the file: the old passphrase stops working, the new one works")
     func changePassphrase() async throws {
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
             let change = try await rider(sandbox, ["vault", "passphrase", "--new-passphrase-stdin"], stdin: "brand new\n")
             #expect(change.status == 0, "\(change)")
@@ -107,7 +107,7 @@ struct VaultCommandTests {
     func keyringAndMigration() async throws {
         let bus = try #require(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"],
                                "the keyring tests run inside a D-Bus session")
-        try await withReferenceServer { server, sandbox in
+        try await withSandboxedReferenceServer { server, sandbox in
             let environment = ["DBUS_SESSION_BUS_ADDRESS": bus]
             let login = try await rider(sandbox, ["login", "--email", Demo.email, "--password-stdin"],
                                         environment: environment, stdin: Demo.password + "\n")

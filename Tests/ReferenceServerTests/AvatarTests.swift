@@ -28,7 +28,7 @@ struct AvatarTests {
             let tag = try #require(uploaded.header("ETag"))
             #expect(tag != before.header("ETag"), "the profile has a new version")
             let avatarURL = try #require(try uploaded.object()["avatar_url"] as? String)
-            #expect(avatarURL == server.running.baseURL.absoluteString + "/riders/u_000000/avatar")
+            #expect(avatarURL == server.baseURL.absoluteString + "/riders/u_000000/avatar")
             #expect(try await server.get("/riders/me", token: token).header("ETag") == tag)
 
             let fetched = try await server.get("/riders/u_000000/avatar", token: token)

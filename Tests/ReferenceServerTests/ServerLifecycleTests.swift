@@ -1,6 +1,7 @@
 import Foundation
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 @Suite("Starting and stopping")
 struct ServerLifecycleTests {
@@ -9,9 +10,9 @@ struct ServerLifecycleTests {
         var ports: Set<Int> = []
         for _ in 0..<10 {
             let configuration = ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600), enableTestHooks: true)
-            let port = try await TestServer.with(configuration) { (server: TestServer) async throws -> Int in
+            let port = try await TestServer.with(configuration, over: .socket) { (server: TestServer) async throws -> Int in
                 #expect(try await server.get("/_test/stats").status == 200)
-                return server.running.baseURL.port ?? 0
+                return server.baseURL.port ?? 0
             }
             ports.insert(port)
         }
@@ -19,26 +20,25 @@ struct ServerLifecycleTests {
         #expect(!ports.contains(0))
     }
 
-    @Test("the base URL is http on the loopback host with the bound port")
+    @Test("the base URL is http on the loopback host with the bound port; stopping twice is harmless")
     func baseURL() async throws {
-        let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600)))
-        #expect(server.baseURL.scheme == "http")
-        #expect(server.baseURL.host == "127.0.0.1")
-        #expect((server.baseURL.port ?? 0) > 0)
-        #expect(server.baseURL.path.isEmpty)
-        await server.stop()
-        await server.stop()
+        try await withReferenceServer(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
+            #expect(server.baseURL.scheme == "http")
+            #expect(server.baseURL.host == "127.0.0.1")
+            #expect((server.baseURL.port ?? 0) > 0)
+            #expect(server.baseURL.path.isEmpty)
+            await server.stop()  // and withReferenceServer stops it again
+        }
     }
 
     @Test("a taken port makes start throw instead of hanging")
     func portTaken() async throws {
-        let first = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600)))
-        let port = try #require(first.baseURL.port)
-        await #expect(throws: ReferenceServerError.self) {
-            let second = try await ReferenceServer.start(ReferenceServerConfiguration(port: port, seedUsers: 0))
-            await second.stop()
+        try await withReferenceServer(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { first in
+            let port = try #require(first.baseURL.port)
+            await #expect(throws: ReferenceServerError.self) {
+                try await withReferenceServer(ReferenceServerConfiguration(port: port, seedUsers: 0)) { _ in }
+            }
         }
-        await first.stop()
     }
 
     @Test("out-of-range settings are refused before binding")
@@ -50,7 +50,7 @@ struct ServerLifecycleTests {
             ReferenceServerConfiguration(demoPassword: "short"),
         ] {
             await #expect(throws: ReferenceServerError.self) {
-                _ = try await ReferenceServer.start(configuration)
+                try await withReferenceServer(configuration) { _ in }
             }
         }
     }

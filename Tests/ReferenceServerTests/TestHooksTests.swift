@@ -26,8 +26,8 @@ struct TestHooksTests {
 
     @Test("with enableTestHooks, a request whose Host is not loopback gets 421 and reaches no hook")
     func foreignHostRefused() async throws {
-        try await TestServer.with(Self.hooksOn) { server in
-            let port = try #require(server.running.baseURL.port)
+        try await TestServer.with(Self.hooksOn, over: .socket) { server in
+            let port = try #require(server.baseURL.port)
             for host in ["evil.example", "evil.example:\(port)", "127.0.0.1.evil.example", "localhost.evil.example",
                          "192.168.1.10:\(port)", "[::2]:\(port)", "0.0.0.0", "127.0.0.1:http", "127.0.0.1:"] {
                 for (method, path) in [("GET", "/_test/stats"), ("POST", "/_test/expire-access-tokens"), ("GET", "/users")] {
@@ -41,8 +41,8 @@ struct TestHooksTests {
 
     @Test("with enableTestHooks, loopback Host values are answered: localhost, 127.x.x.x and [::1], with or without a port")
     func loopbackHostsAnswered() async throws {
-        try await TestServer.with(Self.hooksOn) { server in
-            let port = try #require(server.running.baseURL.port)
+        try await TestServer.with(Self.hooksOn, over: .socket) { server in
+            let port = try #require(server.baseURL.port)
             for host in ["127.0.0.1:\(port)", "127.0.0.1", "127.10.20.30:\(port)", "localhost:\(port)", "LOCALHOST", "[::1]:\(port)", "[::1]"] {
                 let response = try await RawHTTP.send(port: port, path: "/_test/stats", host: host)
                 #expect(response.status == 200, "Host \(host)")
@@ -52,8 +52,8 @@ struct TestHooksTests {
 
     @Test("with the hooks off, a non-loopback Host is answered as before (the server may be bound elsewhere on purpose)")
     func foreignHostAllowedWithoutHooks() async throws {
-        try await TestServer.with(Self.hooksOff) { server in
-            let port = try #require(server.running.baseURL.port)
+        try await TestServer.with(Self.hooksOff, over: .socket) { server in
+            let port = try #require(server.baseURL.port)
             #expect(try await RawHTTP.send(port: port, path: "/sports", host: "rider.example").status == 200)
             #expect(try await RawHTTP.send(port: port, path: "/_test/stats", host: "rider.example").status == 404)
         }

@@ -12,8 +12,9 @@ import UnixSignals
 ///
 /// ```swift
 /// let server = try await ReferenceServer.start(.init(seedUsers: 100))
-/// defer { Task { await server.stop() } }
 /// print(server.baseURL) // http://127.0.0.1:41234
+/// // … talk to it …
+/// await server.stop()  // awaited, on every path, so the port is free when this returns
 /// ```
 public enum ReferenceServer {
     /// Starts a server and returns once its port is bound.
@@ -26,23 +27,9 @@ public enum ReferenceServer {
         try configuration.validate()
         let logger = configuration.logger ?? defaultLogger(verbose: configuration.verboseLogging)
         let store = ReferenceStore(configuration: configuration)
-        let responder = ReferenceResponder(
-            store: store,
-            maximumBodySize: configuration.maximumBodySize,
-            maximumAvatarSize: configuration.maximumAvatarSize,
-            testHooks: configuration.enableTestHooks,
-            logger: logger
-        )
         let latch = StartupLatch()
-        let application = Application(
-            responder: responder,
-            configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port),
-                serverName: "rider-reference-server"
-            ),
-            onServerRunning: { channel in latch.succeed(port: channel.localAddress?.port) },
-            logger: logger
-        )
+        let application = makeApplication(configuration, store: store, logger: logger,
+                                          onServerRunning: { channel in latch.succeed(port: channel.localAddress?.port) })
         var groupConfiguration = ServiceGroupConfiguration(
             services: [.init(service: application)],
             gracefulShutdownSignals: configuration.stopsOnTerminationSignals ? [.sigterm, .sigint] : [],
@@ -73,6 +60,44 @@ public enum ReferenceServer {
             store: store,
             group: group,
             task: task
+        )
+    }
+
+    /// The server's application, not listening anywhere, for tests that send requests straight to
+    /// its responder (HummingbirdTesting's `.router`): no socket, no port, nothing to stop.
+    /// - Parameters:
+    ///   - configuration: as for ``start(_:)``; host and port are ignored.
+    ///   - origin: the base URL the server names in the links it writes (avatar URLs).
+    /// - Returns: the application and its store.
+    /// - Throws: ``ReferenceServerError`` when the configuration is invalid.
+    package static func unstartedApplication(
+        _ configuration: ReferenceServerConfiguration, origin: String
+    ) async throws -> (application: some ApplicationProtocol, store: ReferenceStore) {
+        try configuration.validate()
+        let logger = configuration.logger ?? defaultLogger(verbose: configuration.verboseLogging)
+        let store = ReferenceStore(configuration: configuration)
+        await store.setOrigin(origin)
+        return (makeApplication(configuration, store: store, logger: logger, onServerRunning: { _ in }), store)
+    }
+
+    private static func makeApplication(
+        _ configuration: ReferenceServerConfiguration, store: ReferenceStore, logger: Logger,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void
+    ) -> some ApplicationProtocol {
+        Application(
+            responder: ReferenceResponder(
+                store: store,
+                maximumBodySize: configuration.maximumBodySize,
+                maximumAvatarSize: configuration.maximumAvatarSize,
+                testHooks: configuration.enableTestHooks,
+                logger: logger
+            ),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "rider-reference-server"
+            ),
+            onServerRunning: onServerRunning,
+            logger: logger
         )
     }
 

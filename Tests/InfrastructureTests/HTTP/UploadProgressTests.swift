@@ -2,6 +2,7 @@ import Foundation
 import RiderApplication
 import RiderDomain
 import RiderInfrastructure
+import RiderKit
 import RiderReferenceServer
 import Testing
 import TestSupport
@@ -15,31 +16,27 @@ struct UploadProgressTests {
     @Test("an avatar upload reports progress from 0 to the whole body, never backwards, and arrives whole",
           arguments: TransportKind.allCases)
     func reportsProgress(_ kind: TransportKind) async throws {
-        let server = try await ReferenceServer.start(ReferenceServerConfiguration(seedUsers: 0))
-        defer { Task { await server.stop() } }
-        let transport = kind.make(timeout: 60)
-        let api = try APIConfiguration(baseURL: server.baseURL, requestTimeout: 60)
-        let sessions = SessionEngine(configuration: api, transport: transport, vault: InMemoryTokenVault(),
-                                     clock: SystemClock())
-        let client = APIClient(configuration: api, transport: transport, sessions: sessions)
-        let session = try await Login(api: client, sessions: sessions)(
-            Credentials(email: "demo@example.com", password: "rider-demo"))
-        let heard = UploadProgressRecorder()
+        try await withReferenceServer(ReferenceServerConfiguration(seedUsers: 0)) { server in
+            let transport = kind.make(timeout: 60)
+            let kit = try server.riderKit(transport: transport)
+            let session = try await kit.login(.referenceDemo)
+            let heard = UploadProgressRecorder()
 
-        let rider = try await UploadAvatar(api: client)(Self.picture, filename: "me.jpg", progress: { heard.append($0) })
+            let rider = try await kit.uploadAvatar(Self.picture, filename: "me.jpg", progress: { heard.append($0) })
 
-        let reports = heard.values
-        let total = try #require(reports.last?.totalBytes)
-        #expect(total > Self.picture.count, "the multipart body: the picture and its part headers")
-        #expect(reports.allSatisfy { $0.totalBytes == total })
-        #expect(reports.last?.sentBytes == total, "ends at 100 %")
-        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.sentBytes <= $1.sentBytes }, "never backwards")
-        #expect(reports.count >= 3, "moves in steps, not in one jump: \(reports.map(\.sentBytes))")
+            let reports = heard.values
+            let total = try #require(reports.last?.totalBytes)
+            #expect(total > Self.picture.count, "the multipart body: the picture and its part headers")
+            #expect(reports.allSatisfy { $0.totalBytes == total })
+            #expect(reports.last?.sentBytes == total, "ends at 100 %")
+            #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.sentBytes <= $1.sentBytes }, "never backwards")
+            #expect(reports.count >= 3, "moves in steps, not in one jump: \(reports.map(\.sentBytes))")
 
-        let avatarURL = try #require(rider.avatarURL)
-        let served = try await transport.send(HTTPRequest(
-            method: .get, url: avatarURL, headers: ["Authorization": "Bearer \(session.accessToken)"]))
-        #expect(served.status == 200)
-        #expect(served.body == Self.picture)
+            let avatarURL = try #require(rider.avatarURL)
+            let served = try await transport.send(HTTPRequest(
+                method: .get, url: avatarURL, headers: ["Authorization": "Bearer \(session.accessToken)"]))
+            #expect(served.status == 200)
+            #expect(served.body == Self.picture)
+        }
     }
 }

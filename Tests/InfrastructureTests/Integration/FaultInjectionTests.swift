@@ -2,8 +2,10 @@ import Foundation
 import RiderApplication
 import RiderDomain
 import RiderInfrastructure
+import RiderKit
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 /// The real client stack (each HTTP transport, session engine, SQLite cache file) talking to the
 /// reference server through ``FaultInjectingProxy`` (issue #7, item 1). Each scenario asserts
@@ -18,65 +20,48 @@ struct FaultInjectionTests {
     static let rider = "PATCH /riders/me"
     static let html = "<!doctype html><html><body><h1>Welcome to our maintenance page</h1></body></html>"
 
-    /// Server, proxy, stack; signed in unless told, with one search cached.
+    /// Server, proxy in front of it, and RiderKit as `RiderKit.live` wires it with the proxy as its
+    /// server and a SQLite cache file.
     struct Rig {
         let server: RunningReferenceServer
         let proxy: FaultInjectingProxy
-        let folder: TemporaryDirectory
-        let vault: InMemoryTokenVault
-        let cache: SQLiteUserCache
-        let sessions: SessionEngine
-        let client: APIClient
+        let kit: RiderKit
 
-        static func start(_ transport: TransportKind, signedIn: Bool = true) async throws -> Rig {
-            let server = try await ReferenceServer.start(.init(seedUsers: 50, accessTokenTTL: .seconds(3600)))
-            let proxy = try FaultInjectingProxy(upstream: server.baseURL)
-            let folder = try TemporaryDirectory()
-            let api = try APIConfiguration(baseURL: proxy.baseURL, requestTimeout: 60)
-            let transport = transport.make(timeout: 60)
-            let vault = InMemoryTokenVault()
-            let sessions = SessionEngine(configuration: api, transport: transport, vault: vault, clock: SystemClock())
-            let cache = SQLiteUserCache(configuration: .init(file: folder.url.appendingPathComponent("users.sqlite")))
-            let rig = Rig(server: server, proxy: proxy, folder: folder, vault: vault, cache: cache, sessions: sessions,
-                          client: APIClient(configuration: api, transport: transport, sessions: sessions))
-            if signedIn {
-                _ = try await rig.login(ReferenceServerHarness.demo)
-                _ = try await rig.searchUsers("demo", page: try PageRequest(), policy: .networkOnly)
-            }
-            return rig
-        }
-
-        var login: Login { Login(api: client, sessions: sessions) }
-        var logout: Logout { Logout(api: client, sessions: sessions, cache: cache) }
-        var currentUser: CurrentUser { CurrentUser(api: client, sessions: sessions, cache: cache, clock: SystemClock()) }
-        var searchUsers: SearchUsers { SearchUsers(api: client, cache: cache, clock: SystemClock()) }
-        var updateRider: UpdateRider { UpdateRider(api: client) }
-        var getRider: GetRider { GetRider(api: client) }
-        var refresh: RefreshSession { RefreshSession(sessions: sessions) }
+        var vault: any TokenVault { kit.vault }
+        var sessions: SessionEngine { kit.sessions }
+        var login: Login { kit.login }
+        var logout: Logout { kit.logout }
+        var currentUser: CurrentUser { kit.currentUser }
+        var searchUsers: SearchUsers { kit.searchUsers }
+        var updateRider: UpdateRider { kit.updateRider }
+        var getRider: GetRider { kit.getRider }
+        var refresh: RefreshSession { kit.refreshSession }
 
         /// The cache still opens and answers the search made at the start.
         func expectCacheIntact(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-            let page = try await cache.search("demo", page: try PageRequest())
+            let page = try await kit.searchUsers("demo", page: try PageRequest(), policy: .cacheOnly)
             #expect(!page.users.isEmpty, "the cached search is gone", sourceLocation: sourceLocation)
-        }
-
-        func stop() async {
-            proxy.stop()
-            await server.stop()
-            folder.remove()
         }
     }
 
-    /// Runs `body` with a fresh rig and tears it down whatever happens.
+    /// Runs `body` with a fresh rig, signed in unless told and with one search cached, and tears
+    /// it down whatever happens.
     func withRig(_ transport: TransportKind, signedIn: Bool = true, _ body: (Rig) async throws -> Void) async throws {
-        let rig = try await Rig.start(transport, signedIn: signedIn)
-        do {
-            try await body(rig)
-        } catch {
-            await rig.stop()
-            throw error
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try await withReferenceServer(.init(seedUsers: 50, accessTokenTTL: .seconds(3600))) { server in
+            let proxy = try FaultInjectingProxy(upstream: server.baseURL)
+            defer { proxy.stop() }
+            let kit = try server.riderKit(
+                api: APIConfiguration(baseURL: proxy.baseURL, requestTimeout: 60),
+                cache: CacheConfiguration(storage: .sqlite(folder.url.appendingPathComponent("users.sqlite"))),
+                transport: transport.make(timeout: 60))
+            if signedIn {
+                _ = try await kit.login(.referenceDemo)
+                _ = try await kit.searchUsers("demo", page: try PageRequest(), policy: .networkOnly)
+            }
+            try await body(Rig(server: server, proxy: proxy, kit: kit))
         }
-        await rig.stop()
     }
 
     // MARK: - Login
@@ -93,7 +78,7 @@ struct FaultInjectionTests {
         try await withRig(transport, signedIn: false) { (rig: Rig) async throws in
             rig.proxy.script(Self.token, [fault])
 
-            let error = await #expect(throws: RiderError.self) { try await rig.login(ReferenceServerHarness.demo) }
+            let error = await #expect(throws: RiderError.self) { try await rig.login(Credentials.referenceDemo) }
 
             #expect(Self.kind(of: error) == kind, "\(String(describing: error))")
             #expect(rig.proxy.attempts(Self.token) == 1, "POST to the token endpoint is never retried")
@@ -107,12 +92,12 @@ struct FaultInjectionTests {
         try await withRig(transport, signedIn: false) { (rig: Rig) async throws in
             rig.proxy.script(Self.token, [.dropAfterForwarding])
 
-            await #expect(throws: RiderError.self) { try await rig.login(ReferenceServerHarness.demo) }
+            await #expect(throws: RiderError.self) { try await rig.login(Credentials.referenceDemo) }
             #expect(rig.proxy.reachedServer(Self.token) == 1)
             #expect(await rig.server.store.stats().passwordGrants == 1, "the server did issue tokens")
             #expect(try await rig.vault.loadSession() == nil)
 
-            let session = try await rig.login(ReferenceServerHarness.demo)
+            let session = try await rig.login(Credentials.referenceDemo)
             #expect(try await rig.vault.loadSession() == session)
         }
     }
@@ -254,7 +239,7 @@ struct FaultInjectionTests {
 
             #expect(outcome == Logout.Outcome(wasSignedIn: true, revokedOnServer: false))
             #expect(try await rig.vault.loadSession() == nil)
-            #expect(try await rig.cache.statistics().entries == 0, "logout empties the cache")
+            #expect(try await rig.kit.cacheStatistics().entries == 0, "logout empties the cache")
         }
     }
 

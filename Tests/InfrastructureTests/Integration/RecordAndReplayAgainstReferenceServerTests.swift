@@ -4,6 +4,7 @@ import RiderDomain
 import RiderInfrastructure
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 /// The real client stack records a session against the reference server; with the server gone,
 /// the same stack replays it from the files alone.
@@ -29,25 +30,19 @@ struct RecordAndReplayAgainstReferenceServerTests {
 
     @Test("login, whoami, refresh and search replay with the server stopped; no issued token nor the password is in any file")
     func roundTrip() async throws {
-        let server = try await ReferenceServer.start(.init(seedUsers: 50))
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let api = try APIConfiguration(baseURL: server.baseURL, requestTimeout: 60)
-        let network = AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none))
-        let recorder = RecordingTransport(base: network, folder: folder.url)
-        let recorded = Client(api: api, transport: recorder, clock: recorder.clock)
-        let session: Session, me: User, renewed: Session, page: UserPage
-        do {
-            session = try await recorded.login(ReferenceServerHarness.demo)
-            me = try await recorded.currentUser().value
-            renewed = try await recorded.refreshSession()
-            page = try await recorded.searchUsers("jose", page: PageRequest(limit: 5))
-        } catch {
-            await server.stop()
-            throw error
+        let (api, session, me, renewed, page, issued) = try await withReferenceServer(.init(seedUsers: 50)) { server in
+            let api = try APIConfiguration(baseURL: server.baseURL, requestTimeout: 60)
+            let network = AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none))
+            let recorder = RecordingTransport(base: network, folder: folder.url)
+            let recorded = Client(api: api, transport: recorder, clock: recorder.clock)
+            let session = try await recorded.login(.referenceDemo)
+            let me = try await recorded.currentUser().value
+            let renewed = try await recorded.refreshSession()
+            let page = try await recorded.searchUsers("jose", page: PageRequest(limit: 5))
+            return (api, session, me, renewed, page, await server.store.issuedTokens())
         }
-        let issued = await server.store.issuedTokens()
-        await server.stop()
 
         let replay = try ReplayTransport(folder: folder.url)
         let replayed = Client(api: api, transport: replay, clock: replay.clock)
@@ -72,7 +67,7 @@ struct RecordAndReplayAgainstReferenceServerTests {
         #expect(files.count >= 5)
         for file in files {
             let bytes = try Data(contentsOf: file)
-            let leaks = (issued + [ReferenceServerHarness.demo.password]).filter { bytes.firstRange(of: Data($0.utf8)) != nil }
+            let leaks = (issued + [Credentials.referenceDemo.password]).filter { bytes.firstRange(of: Data($0.utf8)) != nil }
             #expect(leaks.isEmpty, "\(leaks.count) secrets in \(file.lastPathComponent)")
         }
     }

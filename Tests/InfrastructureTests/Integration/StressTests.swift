@@ -2,8 +2,10 @@ import Foundation
 import RiderApplication
 import RiderDomain
 import RiderInfrastructure
+import RiderKit
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 /// The soak behind `make stress` (issue #7, item 6): many tasks share one session and read and
 /// write for a bounded time against the reference server with a 2 s access token lifetime.
@@ -35,56 +37,49 @@ struct StressTests {
 
     @Test("login, reads, updates and refreshes for RIDER_STRESS_SECONDS: no unexpected error, one refresh per expiry")
     func soak() async throws {
-        let server = try await ReferenceServer.start(.init(seedUsers: 500, accessTokenTTL: .seconds(Int64(Self.accessTTL))))
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let api = try APIConfiguration(baseURL: server.baseURL, requestTimeout: 60)
-        let transport = AsyncHTTPClientTransport(configuration: .init(timeout: 60, proxies: .none))
-        let sessions = SessionEngine(configuration: api, transport: transport, vault: InMemoryTokenVault(),
-                                     clock: SystemClock())
-        let client = APIClient(configuration: api, transport: transport, sessions: sessions)
-        let cache = SQLiteUserCache(configuration: .init(file: folder.url.appendingPathComponent("users.sqlite")))
-        let clock = SystemClock()
-        _ = try await Login(api: client, sessions: sessions)(ReferenceServerHarness.demo)
-
         let tally = Tally()
-        let started = Date()
-        let deadline = started.addingTimeInterval(Self.seconds)
-        await withTaskGroup(of: Void.self) { group in
-            for task in 0..<Self.tasks {
-                group.addTask {
-                    var step = task
-                    while Date() < deadline {
-                        step += 1
-                        let outcome: Result<Void, any Error>
-                        do {
-                            switch step % 4 {
-                            case 0:
-                                _ = try await CurrentUser(api: client, sessions: sessions, cache: cache, clock: clock)(
-                                    policy: .networkOnly)
-                            case 1:
-                                _ = try await SearchUsers(api: client, cache: cache, clock: clock)(
-                                    ["jo", "an", "demo", "ma"][step % 4], page: try PageRequest(page: 1 + step % 3),
-                                    policy: .networkOnly)
-                            case 2:
-                                _ = try await GetRider(api: client)()
-                            default:
-                                _ = try await UpdateRider(api: client)(
-                                    RiderPatch(description: .set("Task \(task), step \(step).")))
+        let (elapsed, stats, refreshes) = try await withReferenceServer(
+            .init(seedUsers: 500, accessTokenTTL: .seconds(Int64(Self.accessTTL)))
+        ) { server in
+            let kit = try server.riderKit(cache: CacheConfiguration(
+                storage: .sqlite(folder.url.appendingPathComponent("users.sqlite"))))
+            _ = try await kit.login(.referenceDemo)
+
+            let started = Date()
+            let deadline = started.addingTimeInterval(Self.seconds)
+            await withTaskGroup(of: Void.self) { group in
+                for task in 0..<Self.tasks {
+                    group.addTask {
+                        var step = task
+                        while Date() < deadline {
+                            step += 1
+                            let outcome: Result<Void, any Error>
+                            do {
+                                switch step % 4 {
+                                case 0:
+                                    _ = try await kit.currentUser(policy: .networkOnly)
+                                case 1:
+                                    _ = try await kit.searchUsers(
+                                        ["jo", "an", "demo", "ma"][step % 4], page: try PageRequest(page: 1 + step % 3),
+                                        policy: .networkOnly)
+                                case 2:
+                                    _ = try await kit.getRider()
+                                default:
+                                    _ = try await kit.updateRider(RiderPatch(description: .set("Task \(task), step \(step).")))
+                                }
+                                outcome = .success(())
+                            } catch {
+                                outcome = .failure(error)
                             }
-                            outcome = .success(())
-                        } catch {
-                            outcome = .failure(error)
+                            await tally.record(outcome)
                         }
-                        await tally.record(outcome)
                     }
                 }
             }
+            return (Date().timeIntervalSince(started), await server.store.stats(), await kit.sessions.refreshCount)
         }
-        let elapsed = Date().timeIntervalSince(started)
-        let stats = await server.store.stats()
-        let refreshes = await sessions.refreshCount
-        await server.stop()
 
         let unexpected = await tally.unexpected
         print("soak: \(await tally.operations) operations by \(Self.tasks) tasks in \(Int(elapsed)) s, "

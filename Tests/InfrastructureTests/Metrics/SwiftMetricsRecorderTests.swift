@@ -3,8 +3,10 @@ import MetricsTestKit
 import RiderApplication
 import RiderDomain
 import RiderInfrastructure
+import RiderKit
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 @Suite("swift-metrics counters")
 struct SwiftMetricsRecorderTests {
@@ -40,20 +42,20 @@ struct SwiftMetricsRecorderTests {
     @Test("no label or dimension carries a token, a password, a URL or an e-mail address")
     func nothingPersonal() async throws {
         let metrics = TestMetrics()
-        let harness = try await ReferenceServerHarness.start(.init(seedUsers: 5),
-                                                             metrics: SwiftMetricsRecorder(factory: metrics))
-        defer { Task { await harness.server.stop() } }
+        try await withReferenceServer(.init(seedUsers: 5)) { server in
+            let kit = try server.riderKit(metrics: SwiftMetricsRecorder(factory: metrics))
 
-        let session = try await harness.login(ReferenceServerHarness.demo)
-        _ = try await harness.currentUser(policy: .networkOnly)
-        _ = try await harness.sessions.refresh()
+            let session = try await kit.login(.referenceDemo)
+            _ = try await kit.currentUser(policy: .networkOnly)
+            _ = try await kit.sessions.refresh()
 
-        #expect(try metrics.expectCounter("rider_session_refreshes_total", [("outcome", "renewed")]).totalValue == 1)
-        let everything = metrics.counters.map { "\($0.label) \($0.dimensions)" }.joined(separator: "\n")
-        #expect(everything.contains("rider_http_requests_total"))
-        for secret in [session.accessToken, session.refreshToken ?? "-", ReferenceServerHarness.demo.password,
-                       ReferenceServerHarness.demo.email, harness.server.baseURL.absoluteString, "/auth/"] {
-            #expect(!everything.contains(secret))
+            #expect(try metrics.expectCounter("rider_session_refreshes_total", [("outcome", "renewed")]).totalValue == 1)
+            let everything = metrics.counters.map { "\($0.label) \($0.dimensions)" }.joined(separator: "\n")
+            #expect(everything.contains("rider_http_requests_total"))
+            for secret in [session.accessToken, session.refreshToken ?? "-", Credentials.referenceDemo.password,
+                           Credentials.referenceDemo.email, server.baseURL.absoluteString, "/auth/"] {
+                #expect(!everything.contains(secret))
+            }
         }
     }
 }

@@ -3,15 +3,17 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// A loopback stand-in for a forward HTTP proxy: it accepts a `CONNECT` tunnel (or a request in
 /// absolute form) and answers the request itself with `200` and the request head it received as
 /// the body, so a test can see that a request went through the proxy, how, and with which
 /// `Proxy-Authorization`.
 final class EchoingForwardProxy: Sendable {
-    let port: UInt16
-    private let descriptor: Int32
+    private let listener: LoopbackListener
     private let log = Log()
+
+    var port: UInt16 { listener.port }
 
     /// Every request head received so far.
     var received: [String] { log.heads.withLock { $0 } }
@@ -22,34 +24,25 @@ final class EchoingForwardProxy: Sendable {
     }
 
     init() throws {
-        (descriptor, port) = try ProxySocket.listen()
         let log = self.log
-        Thread { [descriptor] in Self.serve(descriptor, log: log) }.start()
+        listener = try LoopbackListener { client in Self.answer(client, log: log) }
     }
 
-    deinit {
-        // shutdown wakes the thread blocked in accept; close alone would not on Linux.
-        Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
-        close(descriptor)
-    }
+    deinit { listener.stop() }
 
-    private static func serve(_ descriptor: Int32, log: Log) {
-        while true {
-            let client = accept(descriptor, nil, nil)
-            guard client >= 0 else { return }
-            var head = readHead(client)
+    private static func answer(_ client: Int32, log: Log) {
+        defer { close(client) }
+        var head = readHead(client)
+        log.heads.withLock { $0.append(head) }
+        if head.hasPrefix("CONNECT ") {
+            // A tunnel (AsyncHTTPClient tunnels plain http too): play the origin server too.
+            LoopbackSocket.write(client, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
+            head = readHead(client)
             log.heads.withLock { $0.append(head) }
-            if head.hasPrefix("CONNECT ") {
-                // A tunnel (AsyncHTTPClient tunnels plain http too): play the origin server too.
-                ProxySocket.write(client, Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8))
-                head = readHead(client)
-                log.heads.withLock { $0.append(head) }
-            }
-            let body = Array(head.utf8)
-            ProxySocket.write(client, Array(("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
-                + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n").utf8) + body)
-            close(client)
         }
+        let body = Array(head.utf8)
+        LoopbackSocket.write(client, Array(("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+            + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n").utf8) + body)
     }
 
     private static func readHead(_ client: Int32) -> String {

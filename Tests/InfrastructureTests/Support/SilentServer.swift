@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// A loopback TCP socket that accepts connections (through the kernel's backlog) but never
 /// answers, to make a client time out.
@@ -10,14 +11,8 @@ final class SilentServer: Sendable {
     private let descriptor: Int32
 
     init() throws {
-        (descriptor, port) = try ProxySocket.listen()
+        (descriptor, port) = try LoopbackSocket.listen()
     }
 
     deinit { close(descriptor) }
-}
-
-/// A loopback port with nothing listening on it.
-func closedLoopbackPort() throws -> UInt16 {
-    let server = try SilentServer()
-    return server.port  // the socket closes when `server` goes away
 }

@@ -6,6 +6,12 @@ struct TestResponse: Sendable {
     let headerFields: [String: String]
     let body: Data
 
+    init(status: Int, headerFields: [String: String], body: Data) {
+        self.status = status
+        self.headerFields = headerFields
+        self.body = body
+    }
+
     init(status: Int, headers: [AnyHashable: Any], body: Data) {
         self.status = status
         var fields: [String: String] = [:]

@@ -2,39 +2,105 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
 import RiderReferenceServer
+import TestSupport
 
-/// A reference server on an ephemeral loopback port plus a URLSession to talk to it.
+/// A reference server and a client to talk to it: by default requests go straight to the
+/// server's router (HummingbirdTesting's `.router`), no socket involved; `over: .socket` runs it
+/// on a loopback port (TestSupport's `withReferenceServer`) for what only a socket shows: ports,
+/// and the `Host` a raw request names. (Through the router every request comes from one client,
+/// as from one loopback address, so the login throttle counts the same.)
 struct TestServer: Sendable {
-    let running: RunningReferenceServer
-    let session: URLSession
+    enum Connection: Sendable {
+        /// Requests handed to the router in-process.
+        case router
+        /// A real server on a loopback port, spoken to with URLSession.
+        case socket
+    }
 
-    var store: ReferenceStore { running.store }
+    let store: ReferenceStore
+    /// Where the server says it is (the origin of the links it writes): its loopback address
+    /// over a socket, `http://localhost` through the router.
+    let baseURL: URL
+    private let exchange: @Sendable (_ method: String, _ path: String, _ headers: [String: String], _ body: Data?)
+        async throws -> TestResponse
 
-    /// Runs `body` against a fresh server and always stops the server afterwards.
+    /// Runs `body` against a fresh server; over a socket, the server is stopped and awaited
+    /// whatever happens.
     static func with<T: Sendable>(
         // Tokens live an hour: a test that is about expiry sets its own lifetime or expires them
         // itself, and under a loaded machine a suite can take longer than the default 60 s.
         _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(seedUsers: 200, accessTokenTTL: .seconds(3600)),
-        _ body: (TestServer) async throws -> T
+        over connection: Connection = .router,
+        _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
-        let running = try await ReferenceServer.start(configuration)
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        switch connection {
+        case .router:
+            // The authority HummingbirdTesting's router client gives every request.
+            guard let origin = URL(string: "http://localhost") else { throw TestFailure("bad origin") }
+            let (application, store) = try await ReferenceServer.unstartedApplication(configuration,
+                                                                                     origin: origin.absoluteString)
+            return try await application.test(.router) { client in
+                try await body(TestServer(store: store, origin: origin, client: client))
+            }
+        case .socket:
+            return try await withReferenceServer(configuration) { running in
+                let session = URLSession(configuration: sessionConfiguration)
+                // Nothing is left to finish once `body` is done: every request it made was awaited.
+                defer { session.invalidateAndCancel() }
+                return try await body(TestServer(running: running, session: session))
+            }
+        }
+    }
+
+    private static var sessionConfiguration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         // A hang detector, not a speed limit: under a load average of 30 (three engineers' builds on
         // two cores) a 10 s limit failed every suite of this target at once.
-        sessionConfiguration.timeoutIntervalForRequest = 60
-        let server = TestServer(running: running, session: URLSession(configuration: sessionConfiguration))
-        do {
-            let result = try await body(server)
-            server.session.finishTasksAndInvalidate()
-            await running.stop()
-            return result
-        } catch {
-            server.session.invalidateAndCancel()
-            await running.stop()
-            throw error
+        configuration.timeoutIntervalForRequest = 60
+        return configuration
+    }
+
+    private init(store: ReferenceStore, origin: URL, client: any TestClientProtocol) {
+        self.store = store
+        baseURL = origin
+        exchange = { method, path, headers, body in
+            guard let method = HTTPRequest.Method(method) else { throw TestFailure("bad method \(method)") }
+            var fields = HTTPFields()
+            for (name, value) in headers {
+                guard let name = HTTPField.Name(name) else { throw TestFailure("bad header name \(name)") }
+                fields.append(HTTPField(name: name, value: value))
+            }
+            let response = try await client.executeRequest(uri: path, method: method, headers: fields,
+                                                           body: body.map { ByteBuffer(bytes: $0) })
+            var headerFields: [String: String] = [:]
+            for field in response.headers {
+                let name = field.name.canonicalName
+                headerFields[name] = headerFields[name].map { "\($0), \(field.value)" } ?? field.value
+            }
+            return TestResponse(status: response.status.code, headerFields: headerFields, body: Data(response.body.readableBytesView))
+        }
+    }
+
+    private init(running: RunningReferenceServer, session: URLSession) {
+        store = running.store
+        baseURL = running.baseURL
+        exchange = { method, path, headers, body in
+            guard let url = URL(string: running.baseURL.absoluteString + path) else {
+                throw TestFailure("bad path \(path)")
+            }
+            var request = URLRequest(url: url)
+            request.httpMethod = method
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            request.httpBody = body
+            let (data, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else { throw TestFailure("not an HTTP response") }
+            return TestResponse(status: http.statusCode, headers: http.allHeaderFields, body: data)
         }
     }
 
@@ -45,16 +111,7 @@ struct TestServer: Sendable {
         headers: [String: String] = [:],
         body: Data? = nil
     ) async throws -> TestResponse {
-        guard let url = URL(string: running.baseURL.absoluteString + path) else {
-            throw TestFailure("bad path \(path)")
-        }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.httpBody = body
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw TestFailure("not an HTTP response") }
-        return TestResponse(status: http.statusCode, headers: http.allHeaderFields, body: data)
+        try await exchange(method, path, headers, body)
     }
 
     func get(_ path: String, token: String? = nil, headers: [String: String] = [:]) async throws -> TestResponse {

@@ -1,33 +1,22 @@
 import Foundation
 import RiderReferenceServer
 import Testing
+import TestSupport
 
-/// Runs `body` with a fresh reference server and a sandbox pointed at it, then stops the server
-/// and removes the sandbox whatever happened.
-func withReferenceServer(
+/// Runs `body` with a fresh reference server (TestSupport's `withReferenceServer`) and a sandbox
+/// pointed at it; returns once the server has stopped and the sandbox is gone, whatever happened.
+func withSandboxedReferenceServer(
     // Access tokens outlive the slowest run on a loaded 2-core machine, so no refresh happens
     // unless a test asks for one (`expireAccessTokens`).
     _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(seedUsers: 300,
                                                                                  accessTokenTTL: .seconds(3600)),
     _ body: (RunningReferenceServer, Sandbox) async throws -> Void
 ) async throws {
-    let server = try await ReferenceServer.start(configuration)
-    let sandbox: Sandbox
-    do {
-        sandbox = try Sandbox(server: server.baseURL)
-    } catch {
-        await server.stop()
-        throw error
-    }
-    do {
+    try await withReferenceServer(configuration) { server in
+        let sandbox = try Sandbox(server: server.baseURL)
+        defer { sandbox.remove() }
         try await body(server, sandbox)
-    } catch {
-        await server.stop()
-        sandbox.remove()
-        throw error
     }
-    await server.stop()
-    sandbox.remove()
 }
 
 /// Checks that no token the server ever issued, and not the password, appears in anything
