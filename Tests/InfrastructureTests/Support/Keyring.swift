@@ -10,6 +10,11 @@ enum Keyring {
         return environment["RIDER_TEST_KEYRING"] == "1" || environment["CI"] == "true"
     }
 
+    /// The bound on each keyring call in these tests: generous, because the whole suite starts at
+    /// once and a keyring that is merely slow then must not fail a test about what it stores.
+    /// (The timeout itself is tested with its own values in KeyringCallTests.)
+    static let timeout: Duration = .seconds(15)
+
     /// A service origin no other test uses, so tests sharing one keyring never see each other's items.
     static func uniqueService() -> String {
         "https://api-\(UUID().uuidString.lowercased().prefix(8)).example.test"

@@ -30,7 +30,7 @@ struct SecretServiceProviderTests {
 
     @Test("saving over a stored session updates that item in place: one item, same label and attributes, newest secret")
     func updatesInPlace() async throws {
-        let vault = SecretServiceTokenVault(service: Keyring.uniqueService())
+        let vault = SecretServiceTokenVault(service: Keyring.uniqueService(), timeout: Keyring.timeout)
         try await vault.saveSession(session(0))
         let first = try items(vault.service)
         #expect(first.filter { $0.hasPrefix("[") }.count == 1, "\(first)")
@@ -56,7 +56,7 @@ struct SecretServiceProviderTests {
         try SecretTool.run(["store", "--label=RiderKit session for u_000042 on old", "xdg:schema",
                             SecretServiceClient.schemaName, "service", service, "account", "u_000042"], stdin: json)
         let before = try items(service)
-        let vault = SecretServiceTokenVault(service: service)
+        let vault = SecretServiceTokenVault(service: service, timeout: Keyring.timeout)
         let loaded = try #require(try await vault.loadSession())
         #expect(loaded.accessToken == "old-SECRET" && loaded.refreshToken == "old-refresh-SECRET")
 
@@ -70,20 +70,20 @@ struct SecretServiceProviderTests {
 
     @Test("tokens that look like placeholders or references come back exactly as saved")
     func placeholdersLeftAlone() async throws {
-        let vault = SecretServiceTokenVault(service: Keyring.uniqueService())
+        let vault = SecretServiceTokenVault(service: Keyring.uniqueService(), timeout: Keyring.timeout)
         var tricky = session(0)
         tricky.accessToken = "{REF:P@I:46C9B1FF}{USERNAME}{PASSWORD}"
         tricky.refreshToken = "{S:Notes}{{nested}}"
         try await vault.saveSession(tricky)
         #expect(try await vault.loadSession() == tricky)
         try await vault.saveSession(tricky)
-        #expect(try await SecretServiceTokenVault(service: vault.service).loadSession() == tricky)
+        #expect(try await SecretServiceTokenVault(service: vault.service, timeout: Keyring.timeout).loadSession() == tricky)
         try await vault.removeSession()
     }
 
     @Test("the default collection is named by its label, or by its object path when the label is empty")
     func namesTheCollection() async throws {
-        let name = try await SecretServiceTokenVault(service: Keyring.uniqueService()).checkAvailable()
+        let name = try await SecretServiceTokenVault(service: Keyring.uniqueService(), timeout: Keyring.timeout).checkAvailable()
         #expect(!name.trimmingCharacters(in: .whitespaces).isEmpty)
         if provider == "keepassxc" {
             // The test database has no name, like one made by keepassxc-cli db-create.

@@ -12,12 +12,12 @@ struct SecretServiceTokenVaultTests {
 
     @Test("the keyring is there, unlocked, and a saved session reads back unchanged")
     func roundTrip() async throws {
-        let vault = SecretServiceTokenVault(service: Keyring.uniqueService())
+        let vault = SecretServiceTokenVault(service: Keyring.uniqueService(), timeout: Keyring.timeout)
         _ = try await vault.checkAvailable()
         #expect(try await vault.loadSession() == nil)
         try await vault.saveSession(session)
         #expect(try await vault.loadSession() == session)
-        #expect(try await SecretServiceTokenVault(service: vault.service).loadSession() == session)
+        #expect(try await SecretServiceTokenVault(service: vault.service, timeout: Keyring.timeout).loadSession() == session)
         try await vault.removeSession()
         #expect(try await vault.loadSession() == nil)
     }
@@ -25,7 +25,7 @@ struct SecretServiceTokenVaultTests {
     @Test("secret-tool finds the item by the documented attributes, with its label, and nothing secret outside the secret")
     func secretToolSeesTheItem() async throws {
         let service = Keyring.uniqueService()
-        let vault = SecretServiceTokenVault(service: service)
+        let vault = SecretServiceTokenVault(service: service, timeout: Keyring.timeout)
         try await vault.saveSession(session)
         defer { Task { try? await vault.removeSession() } }
 
@@ -55,7 +55,7 @@ struct SecretServiceTokenVaultTests {
             """
         try SecretTool.run(["store", "--label=made by secret-tool", "xdg:schema", "org.riderkit.Session",
                             "service", service, "account", "u_7"], stdin: json)
-        let vault = SecretServiceTokenVault(service: service)
+        let vault = SecretServiceTokenVault(service: service, timeout: Keyring.timeout)
         let loaded = try #require(try await vault.loadSession())
         #expect(loaded.accessToken == "tool-SECRET")
         #expect(loaded.userID == "u_7")
@@ -65,8 +65,8 @@ struct SecretServiceTokenVaultTests {
 
     @Test("servers and scoped accounts coexist; an unscoped vault keeps one current session per server")
     func coexistence() async throws {
-        let one = SecretServiceTokenVault(service: Keyring.uniqueService())
-        let two = SecretServiceTokenVault(service: Keyring.uniqueService())
+        let one = SecretServiceTokenVault(service: Keyring.uniqueService(), timeout: Keyring.timeout)
+        let two = SecretServiceTokenVault(service: Keyring.uniqueService(), timeout: Keyring.timeout)
         var other = session
         other.userID = "u_000099"
         try await one.saveSession(session)
@@ -79,8 +79,8 @@ struct SecretServiceTokenVaultTests {
         let listing = try SecretTool.run(["search", "--all", "service", one.service])
         #expect(listing.contains("attribute.account = u_000099") && !listing.contains("attribute.account = u_000042"))
 
-        let alice = SecretServiceTokenVault(service: one.service, account: "alice")
-        let bob = SecretServiceTokenVault(service: one.service, account: "bob")
+        let alice = SecretServiceTokenVault(service: one.service, account: "alice", timeout: Keyring.timeout)
+        let bob = SecretServiceTokenVault(service: one.service, account: "bob", timeout: Keyring.timeout)
         try await alice.saveSession(session)
         try await bob.saveSession(other)
         #expect(try await alice.loadSession() == session)
@@ -97,8 +97,8 @@ struct SecretServiceTokenVaultTests {
     /// to call from several threads at once, so keyring calls now take turns.
     @Test("removals of one item racing each other from two vault values all succeed, leave nothing, and upset no GLib check")
     func concurrentRemovals() async throws {
-        let first = SecretServiceTokenVault(service: Keyring.uniqueService())
-        let second = SecretServiceTokenVault(service: first.service)
+        let first = SecretServiceTokenVault(service: Keyring.uniqueService(), timeout: Keyring.timeout)
+        let second = SecretServiceTokenVault(service: first.service, timeout: Keyring.timeout)
         let criticals = try await GLibCriticals.collecting {
             for _ in 0..<10 {
                 try await first.saveSession(session)
@@ -117,7 +117,7 @@ struct SecretServiceTokenVaultTests {
         let service = Keyring.uniqueService()
         try SecretTool.run(["store", "--label=foreign", "xdg:schema", "org.riderkit.Session", "service", service,
                             "account", "x"], stdin: "not-json-SECRET")
-        let vault = SecretServiceTokenVault(service: service)
+        let vault = SecretServiceTokenVault(service: service, timeout: Keyring.timeout)
         await #expect {
             try await vault.load()
         } throws: { error in
