@@ -36,6 +36,7 @@ build-tests:
 
 check:
 	scripts/check-layers.sh
+	scripts/check-api.sh
 	scripts/check-readme-example.sh
 	scripts/check-contract.sh
 	scripts/check-server-contract.sh "$$($(SWIFT) build --show-bin-path)"
