@@ -5,7 +5,7 @@ import RiderDomain
 
 extension API {
     /// `DELETE /riders/me`: deletes the signed-in account and ends all its sessions (`204`).
-    public static var deleteMyAccount: Endpoint<Void> {
+    package static var deleteMyAccount: Endpoint<Void> {
         Endpoint(method: .delete, path: "/riders/me", authorization: .bearer, decode: { _ in })
     }
 }

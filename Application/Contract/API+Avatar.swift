@@ -9,7 +9,7 @@ extension API {
     /// the session engine renews the token and sends it once more, as for every authorized call
     /// (the server refused the first, so nothing was stored twice). A `413` or `415` is
     /// `RiderError.invalidAvatar(_:)`, like the same problem found before sending.
-    public static func uploadMyAvatar(_ image: AvatarImage) -> Endpoint<Rider> {
+    package static func uploadMyAvatar(_ image: AvatarImage) -> Endpoint<Rider> {
         let form = MultipartFormData(parts: [
             MultipartFormData.Part(name: "avatar", filename: image.filename, contentType: image.format.mediaType,
                                    data: image.data),

@@ -5,12 +5,12 @@ import RiderDomain
 
 extension API {
     /// `GET /riders/me/base-location`; `404` when the rider has not set one.
-    public static var myBaseLocation: Endpoint<BaseLocation> {
+    package static var myBaseLocation: Endpoint<BaseLocation> {
         Endpoint(method: .get, path: "/riders/me/base-location", authorization: .bearer, decode: decodeBaseLocation)
     }
 
     /// `PUT /riders/me/base-location`: replaces the whole location.
-    public static func setMyBaseLocation(_ location: BaseLocation) throws -> Endpoint<BaseLocation> {
+    package static func setMyBaseLocation(_ location: BaseLocation) throws -> Endpoint<BaseLocation> {
         Endpoint(method: .put, path: "/riders/me/base-location", body: try .json(BaseLocationDTO(location)),
                  authorization: .bearer, decode: decodeBaseLocation)
     }

@@ -5,7 +5,7 @@ import RiderDomain
 
 extension API {
     /// `GET /sports`: the public catalogue, with how long it may be reused (`Cache-Control: max-age`).
-    public static var sports: Endpoint<CacheableResponse<[Sport]>> {
+    package static var sports: Endpoint<CacheableResponse<[Sport]>> {
         Endpoint(method: .get, path: "/sports", authorization: .none, decode: { response in
             let list = try ContractCoding.decode(SportListDTO.self, from: response.body, what: "the sport catalogue")
             return CacheableResponse(value: list.sports.map { $0.toDomain() },
@@ -14,7 +14,7 @@ extension API {
     }
 
     /// `GET /riders/me/sports`: the signed-in rider's sports and levels.
-    public static var mySports: Endpoint<[RiderSport]> {
+    package static var mySports: Endpoint<[RiderSport]> {
         Endpoint(method: .get, path: "/riders/me/sports", authorization: .bearer, decode: { response in
             try ContractCoding.decode(RiderSportListDTO.self, from: response.body, what: "your sports")
                 .sports.map { try $0.toDomain() }
@@ -22,7 +22,7 @@ extension API {
     }
 
     /// `POST /riders/me/sports/{id}`: adds the sport or changes its level (`201` or `200`).
-    public static func setMySport(_ id: SportID, level: SportLevel) throws -> Endpoint<RiderSport> {
+    package static func setMySport(_ id: SportID, level: SportLevel) throws -> Endpoint<RiderSport> {
         Endpoint(method: .post, path: mySportPath(id), body: try .json(SportLevelDTO(level: level.rawValue)),
                  authorization: .bearer, decode: { response in
             try ContractCoding.decode(RiderSportDTO.self, from: response.body, what: "the sport").toDomain()
@@ -30,7 +30,7 @@ extension API {
     }
 
     /// `DELETE /riders/me/sports/{id}`.
-    public static func removeMySport(_ id: SportID) -> Endpoint<Void> {
+    package static func removeMySport(_ id: SportID) -> Endpoint<Void> {
         Endpoint(method: .delete, path: mySportPath(id), authorization: .bearer, decode: { _ in })
     }
 

@@ -4,27 +4,27 @@ import RiderDomain
 /// The API contract (`docs/openapi.yaml`) as typed endpoint values.
 ///
 /// The only place that knows paths, parameters and wire formats; use cases compose these.
-public enum API {}
+package enum API {}
 
 // MARK: - Auth
 
 extension API {
     /// `POST {tokenPath}` with the resource-owner password grant (RFC 6749 §4.3).
-    public static func passwordGrant(_ credentials: Credentials, in configuration: APIConfiguration) -> Endpoint<TokenGrant> {
+    package static func passwordGrant(_ credentials: Credentials, in configuration: APIConfiguration) -> Endpoint<TokenGrant> {
         var form = [("grant_type", "password"), ("username", credentials.email), ("password", credentials.password)]
         if let scope = configuration.scope { form.append(("scope", scope)) }
         return tokenEndpoint(form: form, grant: .password, in: configuration)
     }
 
     /// `POST {tokenPath}` with the refresh-token grant (RFC 6749 §6).
-    public static func refreshGrant(_ refreshToken: String, in configuration: APIConfiguration) -> Endpoint<TokenGrant> {
+    package static func refreshGrant(_ refreshToken: String, in configuration: APIConfiguration) -> Endpoint<TokenGrant> {
         var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scope = configuration.scope { form.append(("scope", scope)) }
         return tokenEndpoint(form: form, grant: .refreshToken, in: configuration)
     }
 
     /// `POST {revokePath}` (RFC 7009). The server answers 200 even for unknown tokens.
-    public static func revoke(_ token: String, hint: String, in configuration: APIConfiguration) -> Endpoint<Void> {
+    package static func revoke(_ token: String, hint: String, in configuration: APIConfiguration) -> Endpoint<Void> {
         var form = [("token", token), ("token_type_hint", hint)]
         var headers = HTTPHeaders()
         addClientAuthentication(to: &form, headers: &headers, configuration: configuration)
@@ -35,7 +35,7 @@ extension API {
     }
 
     /// `POST /auth/register`.
-    public static func register(_ registration: Registration) throws -> Endpoint<UserID> {
+    package static func register(_ registration: Registration) throws -> Endpoint<UserID> {
         Endpoint(
             method: .post, path: "/auth/register", body: try .json(RegistrationDTO(registration)),
             authorization: .none,
@@ -45,7 +45,7 @@ extension API {
     }
 
     /// `GET {mePath}`: the signed-in user.
-    public static func me(in configuration: APIConfiguration) -> Endpoint<User> {
+    package static func me(in configuration: APIConfiguration) -> Endpoint<User> {
         Endpoint(method: .get, path: configuration.mePath, authorization: .bearer, decode: { response in
             try ContractCoding.decode(UserDTO.self, from: response.body, what: "the current user").toDomain()
         })
@@ -96,12 +96,12 @@ extension API {
 
 extension API {
     /// `GET /riders/me`, with the profile's entity tag.
-    public static var myRider: Endpoint<Rider> {
+    package static var myRider: Endpoint<Rider> {
         Endpoint(method: .get, path: "/riders/me", authorization: .bearer, decode: decodeRider)
     }
 
     /// `PATCH /riders/me` as a JSON merge patch, conditional on `entityTag` when given.
-    public static func updateMyRider(_ patch: RiderPatch, ifMatch entityTag: EntityTag?) throws -> Endpoint<Rider> {
+    package static func updateMyRider(_ patch: RiderPatch, ifMatch entityTag: EntityTag?) throws -> Endpoint<Rider> {
         var headers = HTTPHeaders()
         if let entityTag { headers["If-Match"] = entityTag.rawValue }
         // The next edit is conditional on the new tag, so an answer without one is unusable.
@@ -121,21 +121,21 @@ extension API {
 
 extension API {
     /// `GET /users/search?q=&page=&limit=`.
-    public static func searchUsers(_ query: String, page: PageRequest) -> Endpoint<UserPage> {
+    package static func searchUsers(_ query: String, page: PageRequest) -> Endpoint<UserPage> {
         Endpoint(method: .get, path: "/users/search",
                  query: [("q", query), ("page", String(page.page)), ("limit", String(page.limit))],
                  authorization: .bearer, decode: decodeUserPage)
     }
 
     /// `GET /users?page=&limit=`, ordered by id.
-    public static func listUsers(page: PageRequest) -> Endpoint<UserPage> {
+    package static func listUsers(page: PageRequest) -> Endpoint<UserPage> {
         Endpoint(method: .get, path: "/users",
                  query: [("page", String(page.page)), ("limit", String(page.limit))],
                  authorization: .bearer, decode: decodeUserPage)
     }
 
     /// `GET /users/{id}`.
-    public static func user(_ id: UserID) -> Endpoint<User> {
+    package static func user(_ id: UserID) -> Endpoint<User> {
         Endpoint(method: .get, path: userPath(id), authorization: .bearer, decode: { response in
             try ContractCoding.decode(UserDTO.self, from: response.body, what: "the user").toDomain()
         })
@@ -143,7 +143,7 @@ extension API {
 
     /// `GET /users/{id}` with `If-None-Match` when `entityTag` is given: a `304` answer means the
     /// cached copy is still current.
-    public static func user(_ id: UserID, ifNoneMatch entityTag: EntityTag?) -> Endpoint<ConditionalResponse<User>> {
+    package static func user(_ id: UserID, ifNoneMatch entityTag: EntityTag?) -> Endpoint<ConditionalResponse<User>> {
         var headers = HTTPHeaders()
         if let entityTag { headers["If-None-Match"] = entityTag.rawValue }
         var endpoint = Endpoint<ConditionalResponse<User>>(

@@ -1,12 +1,12 @@
 import Foundation
 
 /// A response the server lets clients reuse for a while (`Cache-Control: max-age`, RFC 9111 §5.2.2.1).
-public struct CacheableResponse<Value: Sendable>: Sendable {
-    public var value: Value
+package struct CacheableResponse<Value: Sendable>: Sendable {
+    package var value: Value
     /// Seconds the value may be reused; `nil` when the server did not say.
-    public var maxAge: TimeInterval?
+    package var maxAge: TimeInterval?
 
-    public init(value: Value, maxAge: TimeInterval?) {
+    package init(value: Value, maxAge: TimeInterval?) {
         self.value = value
         self.maxAge = maxAge
     }

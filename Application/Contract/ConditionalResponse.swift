@@ -2,7 +2,7 @@ import Foundation
 import RiderDomain
 
 /// The answer to a conditional GET (`If-None-Match`, RFC 9110 §13.1.2).
-public enum ConditionalResponse<Value: Sendable>: Sendable {
+package enum ConditionalResponse<Value: Sendable>: Sendable {
     /// The server sent a (new) representation, with its entity tag when it gave one.
     case modified(Value, entityTag: EntityTag?)
     /// `304 Not Modified`: the cached representation is still current.

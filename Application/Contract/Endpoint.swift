@@ -6,36 +6,36 @@ import RiderDomain
 /// A plain value: method, path, query, body and whether it needs the user's bearer token,
 /// plus how to read a success and how to map a failure. Use cases send endpoints through
 /// ``APIClient``; nothing else in RiderKit builds URLs by hand.
-public struct Endpoint<Response: Sendable>: Sendable {
+package struct Endpoint<Response: Sendable>: Sendable {
     /// Whether the request carries the signed-in user's access token.
-    public enum Authorization: Hashable, Sendable {
+    package enum Authorization: Hashable, Sendable {
         case none
         case bearer
     }
 
-    public var method: HTTPMethod
-    public var path: String
-    public var query: [(String, String)]
-    public var headers: HTTPHeaders
-    public var body: RequestBody?
-    public var authorization: Authorization
+    package var method: HTTPMethod
+    package var path: String
+    package var query: [(String, String)]
+    package var headers: HTTPHeaders
+    package var body: RequestBody?
+    package var authorization: Authorization
     /// When a failed attempt is sent again; by default per method (POST never).
-    public var retryPolicy: RetryPolicy
+    package var retryPolicy: RetryPolicy
     /// Reads a 2xx response.
-    public var decode: @Sendable (HTTPResponse) throws -> Response
+    package var decode: @Sendable (HTTPResponse) throws -> Response
     /// Turns a non-2xx response into an error (after the session engine has handled 401s).
-    public var mapError: @Sendable (HTTPResponse) -> RiderError
+    package var mapError: @Sendable (HTTPResponse) -> RiderError
     /// Statuses besides 2xx that ``decode`` reads rather than ``mapError`` (for example `304`
     /// for a conditional GET).
-    public var alsoDecodes: Set<Int> = []
+    package var alsoDecodes: Set<Int> = []
     /// Headers a successful (2xx) answer must carry, such as `ETag` where an edit depends on it;
     /// a success without one is `RiderError.malformedResponse(_:)` naming the header.
-    public var requiredHeaders: [String] = []
+    package var requiredHeaders: [String] = []
     /// Whether a redirect may be followed; `false` for the token and revocation endpoints, whose
     /// bodies carry credentials.
-    public var followsRedirects = true
+    package var followsRedirects = true
 
-    public init(
+    package init(
         method: HTTPMethod,
         path: String,
         query: [(String, String)] = [],
@@ -59,7 +59,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
 
     /// The transport-level request for this endpoint under `configuration`.
     /// - Throws: `RiderError.invalidConfiguration(_:)` when the URL cannot be formed.
-    public func request(in configuration: APIConfiguration) throws -> HTTPRequest {
+    package func request(in configuration: APIConfiguration) throws -> HTTPRequest {
         var headers = self.headers
         if headers["Accept"] == nil { headers["Accept"] = "application/json, application/problem+json" }
         if let body { headers["Content-Type"] = body.contentType }
@@ -76,7 +76,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
     /// Decodes a success or throws the mapped error.
     /// - Throws: the mapped error for a failure; `RiderError.malformedResponse(_:)` for a
     ///   success without one of ``requiredHeaders``.
-    public func response(from response: HTTPResponse) throws -> Response {
+    package func response(from response: HTTPResponse) throws -> Response {
         guard response.isSuccess || alsoDecodes.contains(response.status) else { throw mapError(response) }
         if response.isSuccess,
            let missing = requiredHeaders.first(where: { (response.headers[$0] ?? "").isEmpty }) {
@@ -87,7 +87,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
     }
 
     /// A copy whose successful answers must carry `headers`.
-    public func requiring(_ headers: String...) -> Endpoint {
+    package func requiring(_ headers: String...) -> Endpoint {
         var copy = self
         copy.requiredHeaders += headers
         return copy
@@ -96,7 +96,7 @@ public struct Endpoint<Response: Sendable>: Sendable {
 
 extension Endpoint where Response: Decodable {
     /// Decodes the body as `Response` JSON; `what` names it in error messages.
-    public static func decodeJSON(_ what: String) -> @Sendable (HTTPResponse) throws -> Response {
+    package static func decodeJSON(_ what: String) -> @Sendable (HTTPResponse) throws -> Response {
         { response in try ContractCoding.decode(Response.self, from: response.body, what: what) }
     }
 }

@@ -6,13 +6,13 @@ import Foundation
 /// A small parser of its own over ASCII bytes rather than `DateFormatter`: on Linux,
 /// Foundation's formatter crashes the process on some malformed non-ASCII input (found by
 /// `make fuzz`, target fuzz-http-date), and these headers come from any server.
-public enum HTTPDate {
+package enum HTTPDate {
     private static let dayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     private static let longDayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The instant `text` names, or `nil` when it is not an HTTP date.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.utf8.count < 64, trimmed.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
             return nil
@@ -22,7 +22,7 @@ public enum HTTPDate {
     }
 
     /// `date` as an IMF-fixdate, for servers and tests.
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         // Years 1 to 9999, the range the forms can spell; also keeps Int64(_:) from trapping.
         let interval = date.timeIntervalSince1970
         let bounded = interval.isNaN ? 0 : min(max(interval, -62_135_596_800), 253_402_300_799)

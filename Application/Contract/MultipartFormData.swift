@@ -6,19 +6,19 @@ import Foundation
 /// format is a page of RFC, and a dependency would add its packages to every first build
 /// (AsyncHTTPClient's alone take minutes to compile from cold) for what is some 100 lines here,
 /// tested byte for byte in `MultipartFormDataTests`.
-public struct MultipartFormData: Hashable, Sendable {
+package struct MultipartFormData: Hashable, Sendable {
     /// One form field; a file when it has a ``filename``.
-    public struct Part: Hashable, Sendable {
+    package struct Part: Hashable, Sendable {
         /// The form field's name, such as `avatar`.
-        public var name: String
+        package var name: String
         /// The file's name as the server should record it; ``MultipartFormData/sanitizedFilename(_:)``
         /// is applied when the body is built.
-        public var filename: String?
+        package var filename: String?
         /// The media type of ``data``, such as `image/png`.
-        public var contentType: String?
-        public var data: Data
+        package var contentType: String?
+        package var data: Data
 
-        public init(name: String, filename: String? = nil, contentType: String? = nil, data: Data) {
+        package init(name: String, filename: String? = nil, contentType: String? = nil, data: Data) {
             self.name = name
             self.filename = filename
             self.contentType = contentType
@@ -26,21 +26,21 @@ public struct MultipartFormData: Hashable, Sendable {
         }
     }
 
-    public var parts: [Part]
+    package var parts: [Part]
 
-    public init(parts: [Part]) {
+    package init(parts: [Part]) {
         self.parts = parts
     }
 
     /// The body under a fresh random boundary that occurs nowhere in the parts.
-    public func body() -> RequestBody {
+    package func body() -> RequestBody {
         var generator = SystemRandomNumberGenerator()
         return body(using: &generator)
     }
 
     /// The body under a random boundary from `generator` that occurs nowhere in the parts; a
     /// boundary found in the content is drawn again.
-    public func body(using generator: inout some RandomNumberGenerator) -> RequestBody {
+    package func body(using generator: inout some RandomNumberGenerator) -> RequestBody {
         while true {
             // 128 random bits: a second draw is already a one-in-2^128 event, so this loop ends
             // for any generator that does not repeat itself.
@@ -51,7 +51,7 @@ public struct MultipartFormData: Hashable, Sendable {
     /// The body under `boundary`.
     /// - Returns: `nil` when `boundary` occurs in a part (its content or its headers), where it
     ///   would end the part early.
-    public func body(boundary: String) -> RequestBody? {
+    package func body(boundary: String) -> RequestBody? {
         let marker = Data(boundary.utf8)
         var data = Data()
         for part in parts {
@@ -73,7 +73,7 @@ public struct MultipartFormData: Hashable, Sendable {
 
     /// `RiderKit-` and 32 hexadecimal digits (128 random bits): only characters RFC 2046 allows
     /// in a boundary without quotes.
-    public static func randomBoundary(using generator: inout some RandomNumberGenerator) -> String {
+    package static func randomBoundary(using generator: inout some RandomNumberGenerator) -> String {
         let high = UInt64.random(in: .min ... .max, using: &generator)
         let low = UInt64.random(in: .min ... .max, using: &generator)
         return "RiderKit-" + hex(high) + hex(low)
@@ -82,7 +82,7 @@ public struct MultipartFormData: Hashable, Sendable {
     /// A file name safe inside `filename="…"`: the last path component only (no `/` or `\`),
     /// quotes and control characters (CR and LF among them) replaced by `_`, at most 100
     /// characters; `avatar` when nothing usable is left (an empty name, `.` or `..`).
-    public static func sanitizedFilename(_ name: String) -> String {
+    package static func sanitizedFilename(_ name: String) -> String {
         let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
         let cleaned = String(headerSafe(last).prefix(100)).trimmingCharacters(in: .whitespaces)
         return cleaned.isEmpty || cleaned.allSatisfy({ $0 == "." }) ? "avatar" : cleaned

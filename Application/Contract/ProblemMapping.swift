@@ -2,10 +2,10 @@ import Foundation
 import RiderDomain
 
 /// Maps a non-2xx API response (RFC 9457 problem details, or anything else) to `RiderError`.
-public enum ProblemMapping {
+package enum ProblemMapping {
     /// The error for `response`; never throws, because an unreadable error body must still
     /// give the caller a useful error.
-    @Sendable public static func error(for response: HTTPResponse) -> RiderError {
+    @Sendable package static func error(for response: HTTPResponse) -> RiderError {
         let problem = try? JSONDecoder().decode(ProblemDTO.self, from: response.body)
         let detail = problem?.summary.map(clip)
         switch response.status {

@@ -3,13 +3,13 @@ import RiderDomain
 
 /// Maps token endpoint failures (RFC 6749 §5.2) to `RiderError`, depending on the grant:
 /// a rejected password is a login failure, a rejected refresh token ends the session.
-public enum TokenErrorMapping {
-    public enum Grant: Sendable {
+package enum TokenErrorMapping {
+    package enum Grant: Sendable {
         case password
         case refreshToken
     }
 
-    public static func error(for response: HTTPResponse, grant: Grant) -> RiderError {
+    package static func error(for response: HTTPResponse, grant: Grant) -> RiderError {
         let oauth = try? JSONDecoder().decode(OAuthErrorDTO.self, from: response.body)
         let detail = oauth?.errorDescription.map(ProblemMapping.clip)
         switch (oauth?.error, response.status) {

@@ -2,22 +2,22 @@ import Foundation
 import RiderDomain
 
 /// What a token endpoint granted, checked and normalised.
-public struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var accessToken: String
-    public var refreshToken: String?
+package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    package var accessToken: String
+    package var refreshToken: String?
     /// Seconds the access token lives; `nil` when unknown.
-    public var lifetime: TimeInterval?
-    public var userID: UserID?
-    public var role: Role?
+    package var lifetime: TimeInterval?
+    package var userID: UserID?
+    package var role: Role?
     /// When the access token expires by the server's clock, for servers that send no
     /// `expires_in` but a JWT access token with an `exp` claim.
-    public var expiresAtServerTime: Date?
+    package var expiresAtServerTime: Date?
     /// The server's clock when it answered (its `Date` header), to measure the device's skew.
-    public var serverDate: Date?
+    package var serverDate: Date?
 
     /// The longest lifetime believed; a larger value is treated as this, so a server bug cannot
     /// make a token look valid for centuries.
-    public static let maximumLifetime: TimeInterval = 366 * 24 * 3600
+    package static let maximumLifetime: TimeInterval = 366 * 24 * 3600
 
     /// A zero or negative lifetime would mean "refresh before every request"; treat it as
     /// unknown and let the server's 401 decide instead.
@@ -32,7 +32,7 @@ public struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDeb
     /// An absolute expiry (``expiresAtServerTime``) is turned into one on the device's clock with
     /// the server's `Date` (or `clockSkew`, server minus device, when the response had none), so a
     /// device clock that is minutes off neither refreshes constantly nor sends expired tokens.
-    public func session(issuedAt now: Date, userID fallbackUserID: UserID?, previous: Session? = nil,
+    package func session(issuedAt now: Date, userID fallbackUserID: UserID?, previous: Session? = nil,
                         clockSkew: TimeInterval = 0) throws -> Session {
         guard let user = userID ?? fallbackUserID ?? previous?.userID else {
             throw RiderError.malformedResponse("the token response does not say which user it is for")
@@ -49,7 +49,7 @@ public struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDeb
     }
 
     /// Seconds from `now` (device clock) until the access token expires, when known.
-    public func effectiveLifetime(at now: Date, clockSkew: TimeInterval = 0) -> TimeInterval? {
+    package func effectiveLifetime(at now: Date, clockSkew: TimeInterval = 0) -> TimeInterval? {
         if let lifetime { return lifetime }
         guard let expiresAtServerTime else { return nil }
         let serverNow = serverDate ?? now.addingTimeInterval(clockSkew)
@@ -58,19 +58,19 @@ public struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDeb
 
     /// How far the server's clock is ahead of the device's (negative: behind), from the `Date`
     /// header of this response; `nil` without one.
-    public func clockSkew(receivedAt now: Date) -> TimeInterval? {
+    package func clockSkew(receivedAt now: Date) -> TimeInterval? {
         serverDate.map { $0.timeIntervalSince(now) }
     }
 
-    public var description: String {
+    package var description: String {
         "TokenGrant(userID: \(userID?.rawValue ?? "unknown"), lifetime: \(lifetime.map { "\($0)s" } ?? "unknown"), "
             + "accessToken: <redacted>, refreshToken: \(refreshToken == nil ? "none" : "<redacted>"))"
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// Keeps `dump(_:)` and debuggers from printing the tokens.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: [
             "userID": userID as Any, "lifetime": lifetime as Any, "role": role as Any,
             "accessToken": "<redacted>", "refreshToken": refreshToken == nil ? "none" : "<redacted>",

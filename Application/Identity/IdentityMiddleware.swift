@@ -6,15 +6,15 @@ import RiderDomain
 ///
 /// A pipeline step inside the redirect follower, so every adapter — and every redirect hop —
 /// introduces itself the same way.
-public struct IdentityMiddleware: HTTPMiddleware {
+package struct IdentityMiddleware: HTTPMiddleware {
     private let identity: RequestIdentity
 
-    public init(identity: RequestIdentity) {
+    package init(identity: RequestIdentity) {
         self.identity = identity
     }
 
     /// - Throws: whatever `next` throws.
-    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+    package func intercept(_ request: HTTPRequest, options: RequestOptions,
                           next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         var request = request
         if request.headers["User-Agent"] == nil { request.headers["User-Agent"] = identity.userAgent }

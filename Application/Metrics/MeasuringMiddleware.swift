@@ -5,15 +5,15 @@ import RiderDomain
 ///
 /// The innermost step of the pipeline, right around the adapter, under the retry and the session
 /// engine, so each attempt (a retry, a refresh, the request sent again after one) counts once.
-public struct MeasuringMiddleware: HTTPMiddleware {
+package struct MeasuringMiddleware: HTTPMiddleware {
     private let metrics: any MetricsRecorder
 
-    public init(metrics: any MetricsRecorder) {
+    package init(metrics: any MetricsRecorder) {
         self.metrics = metrics
     }
 
     /// - Throws: whatever `next` throws, unchanged.
-    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+    package func intercept(_ request: HTTPRequest, options: RequestOptions,
                           next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         do {
             let response = try await next(request)

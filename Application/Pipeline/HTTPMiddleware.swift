@@ -3,23 +3,23 @@ import RiderDomain
 
 /// What the steps of the request pipeline know about a request beyond its bytes: what its
 /// endpoint promises.
-public struct RequestOptions: Hashable, Sendable {
+package struct RequestOptions: Hashable, Sendable {
     /// The request goes out with the signed-in user's bearer token, renewed after a 401 and, with
     /// a ``Reauthentication`` handler, after the session expired for good.
-    public var isAuthorized: Bool
+    package var isAuthorized: Bool
     /// Which failures are tried again, how often and after what delay.
-    public var retryPolicy: RetryPolicy
+    package var retryPolicy: RetryPolicy
 
     /// - Parameters:
     ///   - isAuthorized: whether the request carries the session's bearer token.
     ///   - retryPolicy: which failures are tried again; none by default.
-    public init(isAuthorized: Bool = false, retryPolicy: RetryPolicy = .none) {
+    package init(isAuthorized: Bool = false, retryPolicy: RetryPolicy = .none) {
         self.isAuthorized = isAuthorized
         self.retryPolicy = retryPolicy
     }
 
     /// A request sent as it is: no token added, not tried again (the token endpoint's requests).
-    public static let plain = RequestOptions()
+    package static let plain = RequestOptions()
 }
 
 /// One step of the ``RequestPipeline``: sees each request on its way out and its response (or
@@ -28,7 +28,7 @@ public struct RequestOptions: Hashable, Sendable {
 /// The shape of swift-openapi-runtime's `ClientMiddleware`: a step holds no reference to the
 /// steps around it, so the pipeline is assembled once from an ordered list and each step can be
 /// tested on its own in front of a stub transport.
-public protocol HTTPMiddleware: Sendable {
+package protocol HTTPMiddleware: Sendable {
     /// - Parameters:
     ///   - request: the request as the steps before this one left it.
     ///   - options: what the request's endpoint promises.

@@ -7,16 +7,16 @@ import RiderDomain
 /// Assembled once, where the composition root declares the list, and never per request (as
 /// swift-openapi-runtime's `UniversalClient` does): what differs between requests travels with
 /// each one as ``RequestOptions``. `docs/architecture.md` shows the order RiderKit uses and why.
-public struct RequestPipeline: HTTPTransport {
+package struct RequestPipeline: HTTPTransport {
     /// The steps, outermost first.
-    public let middlewares: [any HTTPMiddleware]
+    package let middlewares: [any HTTPMiddleware]
     private let entry: @Sendable (HTTPRequest, RequestOptions) async throws -> HTTPResponse
 
     /// - Parameters:
     ///   - transport: what the innermost step sends through.
     ///   - middlewares: the steps, outermost first: the first sees a request first and its
     ///     response last.
-    public init(transport: any HTTPTransport, middlewares: [any HTTPMiddleware]) {
+    package init(transport: any HTTPTransport, middlewares: [any HTTPMiddleware]) {
         self.middlewares = middlewares
         var next: @Sendable (HTTPRequest, RequestOptions) async throws -> HTTPResponse = { request, _ in
             try await transport.send(request)
@@ -32,18 +32,18 @@ public struct RequestPipeline: HTTPTransport {
 
     /// Sends `request` through every step.
     /// - Throws: what the steps and the transport throw.
-    public func send(_ request: HTTPRequest, options: RequestOptions) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest, options: RequestOptions) async throws -> HTTPResponse {
         try await entry(request, options)
     }
 
     /// Sends `request` through every step with ``RequestOptions/plain``: no token, no retry.
     /// - Throws: what the steps and the transport throw.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try await entry(request, .plain)
     }
 
     /// This pipeline as a transport that sends every request with `options`.
-    public func transport(for options: RequestOptions) -> any HTTPTransport {
+    package func transport(for options: RequestOptions) -> any HTTPTransport {
         OptionsBoundTransport(pipeline: self, options: options)
     }
 }

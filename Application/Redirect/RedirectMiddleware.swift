@@ -15,20 +15,20 @@ import RiderDomain
 /// - never follows https → http;
 /// - turns POST into GET without a body on 301/302/303 and keeps method and body on a same-origin 307/308;
 /// - gives up after ``maximumRedirects`` hops.
-public struct RedirectMiddleware: HTTPMiddleware {
+package struct RedirectMiddleware: HTTPMiddleware {
     /// Headers that carry credentials.
-    public static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
+    package static let credentialHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
 
-    public let maximumRedirects: Int
+    package let maximumRedirects: Int
 
-    public init(maximumRedirects: Int = 5) {
+    package init(maximumRedirects: Int = 5) {
         self.maximumRedirects = max(0, maximumRedirects)
     }
 
     /// - Throws: `RiderError.unsafeRedirect(_:)` for a redirect of a request carrying
     ///   credentials, a target that is not https (or http on loopback), a downgrade to http, a
     ///   body that would go to another origin, or too many hops; and what `next` throws.
-    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+    package func intercept(_ request: HTTPRequest, options: RequestOptions,
                           next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         var current = request
         var hops = 0

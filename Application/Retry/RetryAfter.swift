@@ -4,10 +4,10 @@ import Foundation
 ///
 /// One reader for the retrying transport and for the error a caller sees, so a hostile value
 /// (`inf`, `-5`, forty digits) means the same thing everywhere: nothing, or at most ``maximum``.
-public enum RetryAfter {
+package enum RetryAfter {
     /// The longest wait believed. Larger figures (a server bug, or forty digits) become this, so
     /// the number stays finite and printable.
-    public static let maximum: TimeInterval = 366 * 24 * 3600
+    package static let maximum: TimeInterval = 366 * 24 * 3600
 
     /// Seconds to wait, or `nil` when `value` is neither delta-seconds nor an HTTP-date.
     /// - Parameters:
@@ -15,7 +15,7 @@ public enum RetryAfter {
     ///   - now: the server's clock (its `Date` header) or the device's, to measure a date against;
     ///     `nil` ignores the date form.
     /// - Returns: a finite number of seconds in `0...maximum`, or `nil`.
-    public static func seconds(_ value: String, now: Date?) -> TimeInterval? {
+    package static func seconds(_ value: String, now: Date?) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         // delta-seconds = 1*DIGIT: no sign, no fraction, no exponent, no "inf".
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {

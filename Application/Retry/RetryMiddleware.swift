@@ -6,7 +6,7 @@ import RiderDomain
 /// says.
 ///
 /// In the pipeline it sits outside the session's step, so every attempt carries a valid token.
-public struct RetryMiddleware: HTTPMiddleware {
+package struct RetryMiddleware: HTTPMiddleware {
     private let clock: any Clock
     private let random: @Sendable () -> Double
     private let metrics: any MetricsRecorder
@@ -15,7 +15,7 @@ public struct RetryMiddleware: HTTPMiddleware {
     ///   - clock: waits out the delays, so tests need not sleep.
     ///   - random: a number in `0..<1` for jitter; injected so tests are repeatable.
     ///   - metrics: told of every retry.
-    public init(clock: any Clock, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+    package init(clock: any Clock, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
                 metrics: any MetricsRecorder = NoMetrics()) {
         self.clock = clock
         self.random = random
@@ -24,7 +24,7 @@ public struct RetryMiddleware: HTTPMiddleware {
 
     /// - Throws: the last attempt's error; `CancellationError` at once when the task is cancelled,
     ///   also in the middle of a backoff.
-    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+    package func intercept(_ request: HTTPRequest, options: RequestOptions,
                           next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         let policy = options.retryPolicy
         let attempts = RetryPolicy.allowsRetry(of: request) ? policy.maxAttempts : 1

@@ -5,9 +5,9 @@ import RiderDomain
 ///
 /// A value on each ``Endpoint``: reads retry by default, writes only when they are safe to repeat
 /// (see ``allowsRetry(of:)``); the token endpoint is never retried.
-public struct RetryPolicy: Hashable, Sendable {
+package struct RetryPolicy: Hashable, Sendable {
     /// How long to wait before each retry.
-    public enum Backoff: Hashable, Sendable {
+    package enum Backoff: Hashable, Sendable {
         /// Retry at once.
         case none
         /// The same delay before every retry.
@@ -19,37 +19,37 @@ public struct RetryPolicy: Hashable, Sendable {
         case jitter(base: TimeInterval, multiplier: Double, max: TimeInterval)
     }
 
-    public var backoff: Backoff
+    package var backoff: Backoff
     /// Attempts in all, the first included; 1 means never retry.
-    public var maxAttempts: Int
+    package var maxAttempts: Int
     /// The longest `Retry-After` honoured. A server asking for more is not retried: the caller
     /// gets `RiderError.rateLimited(retryAfter:)` with the server's figure instead.
-    public var maximumRetryAfter: TimeInterval
+    package var maximumRetryAfter: TimeInterval
 
-    public init(backoff: Backoff, maxAttempts: Int, maximumRetryAfter: TimeInterval = 30) {
+    package init(backoff: Backoff, maxAttempts: Int, maximumRetryAfter: TimeInterval = 30) {
         self.backoff = backoff
         self.maxAttempts = max(1, maxAttempts)
         self.maximumRetryAfter = max(0, maximumRetryAfter)
     }
 
     /// Never retry.
-    public static let none = RetryPolicy(backoff: .none, maxAttempts: 1)
+    package static let none = RetryPolicy(backoff: .none, maxAttempts: 1)
     /// Three attempts with jittered exponential backoff from 0.5 s up to 5 s.
-    public static let standard = RetryPolicy(
+    package static let standard = RetryPolicy(
         backoff: .jitter(base: 0.5, multiplier: 2, max: 5), maxAttempts: 3)
 
     /// The default for a method: ``standard`` for methods that may be repeated, ``none`` for POST.
-    public static func `default`(for method: HTTPMethod) -> RetryPolicy {
+    package static func `default`(for method: HTTPMethod) -> RetryPolicy {
         method == .post ? .none : .standard
     }
 
     /// Statuses that say "try again" (RFC 9110 and common practice).
-    public static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+    package static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
 
     /// Whether sending `request` twice is safe: GET, HEAD, OPTIONS, PUT and DELETE are
     /// idempotent; PATCH only when `If-Match` makes a repeat fail instead of applying twice;
     /// POST never.
-    public static func allowsRetry(of request: HTTPRequest) -> Bool {
+    package static func allowsRetry(of request: HTTPRequest) -> Bool {
         if request.method.isIdempotent || request.method.rawValue == "OPTIONS" { return true }
         return request.method == .patch && request.headers["If-Match"] != nil
     }
@@ -58,7 +58,7 @@ public struct RetryPolicy: Hashable, Sendable {
     /// - Parameters:
     ///   - retry: which retry this is, 1 for the first.
     ///   - random: a number in `0..<1`, injected so jitter is testable.
-    public func delay(beforeRetry retry: Int, random: Double) -> TimeInterval {
+    package func delay(beforeRetry retry: Int, random: Double) -> TimeInterval {
         let exponent = Double(max(0, retry - 1))
         switch backoff {
         case .none: return 0

@@ -3,14 +3,14 @@ import RiderDomain
 
 /// Sends ``Endpoint`` values through the ``RequestPipeline``: each with the options its
 /// endpoint promises (a bearer token or none, how it may be retried).
-public struct APIClient: Sendable {
-    public let configuration: APIConfiguration
+package struct APIClient: Sendable {
+    package let configuration: APIConfiguration
     private let pipeline: RequestPipeline
 
     /// - Parameters:
     ///   - configuration: the server's address and paths, the client's identity, the timeout.
     ///   - pipeline: the steps every request goes through, as the composition root declares them.
-    public init(configuration: APIConfiguration, pipeline: RequestPipeline) {
+    package init(configuration: APIConfiguration, pipeline: RequestPipeline) {
         self.configuration = configuration
         self.pipeline = pipeline
     }
@@ -23,7 +23,7 @@ public struct APIClient: Sendable {
     ///   - sessions: supplies the bearer token of authorized requests and renews it after a 401.
     ///   - random: a number in `0..<1` for retry jitter; injected so tests are repeatable.
     ///   - metrics: told of every retry.
-    public init(configuration: APIConfiguration, transport: any HTTPTransport, sessions: SessionEngine,
+    package init(configuration: APIConfiguration, transport: any HTTPTransport, sessions: SessionEngine,
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
                 metrics: any MetricsRecorder = NoMetrics()) {
         self.init(configuration: configuration, pipeline: RequestPipeline(transport: transport, middlewares: [
@@ -34,7 +34,7 @@ public struct APIClient: Sendable {
 
     /// Sends `endpoint` and returns its decoded response.
     /// - Throws: `RiderError` for every failure the contract knows, `CancellationError` when cancelled.
-    public func send<Response>(_ endpoint: Endpoint<Response>) async throws -> Response {
+    package func send<Response>(_ endpoint: Endpoint<Response>) async throws -> Response {
         let request = try endpoint.request(in: configuration)
         let options = RequestOptions(isAuthorized: endpoint.authorization == .bearer, retryPolicy: endpoint.retryPolicy)
         return try endpoint.response(from: try await pipeline.send(request, options: options))
@@ -42,7 +42,7 @@ public struct APIClient: Sendable {
 
     /// Sends an authorized `endpoint` with the given session's token, past the session engine
     /// (used during sign-in, before the session is established), and without retries.
-    public func send<Response>(_ endpoint: Endpoint<Response>, as session: Session) async throws -> Response {
+    package func send<Response>(_ endpoint: Endpoint<Response>, as session: Session) async throws -> Response {
         let request = AuthorizationMiddleware.authorize(try endpoint.request(in: configuration), with: session)
         return try endpoint.response(from: try await pipeline.send(request, options: .plain))
     }

@@ -6,16 +6,16 @@ import RiderDomain
 ///
 /// A pipeline step, so the transport adapters stay ignorant of sessions. Requests that are not
 /// ``RequestOptions/isAuthorized`` pass through untouched.
-public struct AuthorizationMiddleware: HTTPMiddleware {
+package struct AuthorizationMiddleware: HTTPMiddleware {
     private let sessions: SessionEngine
 
-    public init(sessions: SessionEngine) {
+    package init(sessions: SessionEngine) {
         self.sessions = sessions
     }
 
     /// - Throws: what ``SessionEngine/validSession()`` and `next` throw. A second 401 is
     ///   returned, not thrown, so the endpoint maps it.
-    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+    package func intercept(_ request: HTTPRequest, options: RequestOptions,
                           next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         guard options.isAuthorized else { return try await next(request) }
         let session = try await sessions.validSession()

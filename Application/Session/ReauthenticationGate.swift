@@ -7,7 +7,7 @@ import RiderDomain
 /// Sits outside the session engine and uses only what it tells about the session (where it
 /// stands, and ``Login`` to establish the new one), so the engine's single-flight refresh is
 /// untouched.
-public actor ReauthenticationGate {
+package actor ReauthenticationGate {
     /// What a request was told when it was let through: how many questions had ended by then, so
     /// that it joins the outcome of a question that ended since instead of asking again.
     struct Admission: Sendable {
@@ -24,14 +24,14 @@ public actor ReauthenticationGate {
     private var questionsEnded = 0
 
     /// How many times the handler was called (for diagnostics and tests).
-    public private(set) var handlerCalls = 0
+    package private(set) var handlerCalls = 0
 
     /// - Parameters:
     ///   - reauthentication: the handler to ask, and how often.
     ///   - sessions: the engine whose expired session the new one replaces.
     ///   - login: signs in with the handler's credentials; it must not go through this gate.
     ///   - cache: where the expired account's email is looked up for the handler.
-    public init(_ reauthentication: Reauthentication, sessions: SessionEngine, login: Login, cache: any UserCache) {
+    package init(_ reauthentication: Reauthentication, sessions: SessionEngine, login: Login, cache: any UserCache) {
         self.reauthentication = reauthentication
         self.sessions = sessions
         self.login = login

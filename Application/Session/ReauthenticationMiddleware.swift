@@ -7,20 +7,20 @@ import RiderDomain
 /// The outermost step of the pipeline, around the retries and the session's step, so the
 /// session engine and its single-flight refresh stay as they are. Requests that are not
 /// ``RequestOptions/isAuthorized`` pass through untouched.
-public struct ReauthenticationMiddleware: HTTPMiddleware {
+package struct ReauthenticationMiddleware: HTTPMiddleware {
     private let gate: ReauthenticationGate
     private let sessions: SessionEngine
 
     /// - Parameters:
     ///   - gate: asks the person, once however many requests need it.
     ///   - sessions: tells under which session a request started.
-    public init(gate: ReauthenticationGate, sessions: SessionEngine) {
+    package init(gate: ReauthenticationGate, sessions: SessionEngine) {
         self.gate = gate
         self.sessions = sessions
     }
 
     /// - Throws: what `next` and the gate throw.
-    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+    package func intercept(_ request: HTTPRequest, options: RequestOptions,
                           next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         guard options.isAuthorized else { return try await next(request) }
         let admission = try await gate.admit()

@@ -4,6 +4,11 @@ import RiderDomain
 /// Owns the signed-in session: loads it from the vault once, hands out a valid access token,
 /// and refreshes it — once, however many requests need it at the same moment.
 ///
+/// Embedding programs see a narrow view of it (`RiderKit.sessions`): where the session stands
+/// (``currentSession()``), every change (``states()``), where it is kept (``vaultLocation``),
+/// and signing out here (``end()``). Signing in, refreshing and authorizing requests go through
+/// the use cases and the request pipeline.
+///
 /// An actor because every request of the process shares the one session; the refresh runs in
 /// a single task that all waiters join, so a one-time refresh token is never spent twice. Across
 /// processes the `RefreshLock` does the same job. See `docs/session.md` for the state machine.
@@ -13,7 +18,7 @@ public actor SessionEngine {
     private let vault: any TokenVault
     private let lock: any RefreshLock
     /// The clock every decision about expiry and backoff is made with.
-    public nonisolated let clock: any Clock
+    package nonisolated let clock: any Clock
 
     /// Where the session stands, as one value: "loaded", "signed in" and "expired" can never
     /// disagree. See `docs/session.md` for the transitions.
@@ -57,7 +62,7 @@ public actor SessionEngine {
     private var observers: [UUID: AsyncStream<SessionState>.Continuation] = [:]
 
     /// How many refresh calls this engine sent to the token endpoint (for diagnostics and tests).
-    public private(set) var refreshCount = 0
+    package private(set) var refreshCount = 0
     /// How far the server's clock is ahead of the device's (negative: behind), from the `Date`
     /// header of the last token response; 0 until one was seen.
     package private(set) var clockSkew: TimeInterval = 0
@@ -70,7 +75,7 @@ public actor SessionEngine {
     ///   - lock: shared with other processes using the same vault; ``InProcessRefreshLock`` when
     ///     the vault is not shared.
     ///   - metrics: told how each refresh ended.
-    public init(configuration: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
+    package init(configuration: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
                 metrics: any MetricsRecorder = NoMetrics()) {
         self.configuration = configuration
@@ -205,7 +210,7 @@ public actor SessionEngine {
     /// Forgets that the session expired, as a sign-out does: later requests are
     /// `RiderError.notSignedIn` and nobody is asked to sign in again. For a logout that finds
     /// no session because it had already expired.
-    public func forgetExpiredSession() {
+    package func forgetExpiredSession() {
         guard case .expired = phase else { return }
         phase = .signedOut
         publish(.signedOut(reason: .loggedOut))
@@ -230,7 +235,7 @@ public actor SessionEngine {
     ///   `RiderError.sessionExpired` (also for every call after the session expired, until
     ///   the next sign-in or sign-out), or a transient error when a needed refresh failed and the
     ///   old token has certainly expired.
-    public nonisolated func validSession() async throws -> Session {
+    package nonisolated func validSession() async throws -> Session {
         if let current = usableLock.withLock({ usable }), !needsRefresh(current) { return current }
         return try await validSessionOnActor()
     }
@@ -252,7 +257,7 @@ public actor SessionEngine {
     /// of refreshing again.
     /// - Throws: as ``refresh()``, and `RiderError.server(status:detail:)` with status 401 when
     ///   the server has rejected too many freshly refreshed tokens in a row (a refresh loop).
-    public func renew(afterRejecting rejectedAccessToken: String) async throws -> Session {
+    package func renew(afterRejecting rejectedAccessToken: String) async throws -> Session {
         try await refreshSingleFlight(rejecting: rejectedAccessToken)
     }
 
@@ -260,7 +265,7 @@ public actor SessionEngine {
     /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired` (the vault entry is then
     ///   removed; also after an earlier expiry), `RiderError.storage(_:)`, or a transient
     ///   network error (the session is kept).
-    public func refresh() async throws -> Session {
+    package func refresh() async throws -> Session {
         try await refreshSingleFlight(rejecting: nil)
     }
 

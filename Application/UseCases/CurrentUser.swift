@@ -13,7 +13,7 @@ public struct CurrentUser: Sendable {
     let settings: CacheSettings
     let refreshes: BackgroundRefreshes
 
-    public init(api: APIClient, sessions: SessionEngine, cache: any UserCache, clock: any Clock,
+    package init(api: APIClient, sessions: SessionEngine, cache: any UserCache, clock: any Clock,
                 settings: CacheSettings = CacheSettings(), refreshes: BackgroundRefreshes = BackgroundRefreshes()) {
         self.api = api
         self.sessions = sessions

@@ -24,7 +24,7 @@ public struct DeleteAccount: Sendable {
     let sessions: SessionEngine
     let cache: any UserCache
 
-    public init(api: APIClient, sessions: SessionEngine, cache: any UserCache) {
+    package init(api: APIClient, sessions: SessionEngine, cache: any UserCache) {
         self.api = api
         self.sessions = sessions
         self.cache = cache

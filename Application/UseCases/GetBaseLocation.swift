@@ -5,7 +5,7 @@ import RiderDomain
 public struct GetBaseLocation: Sendable {
     let api: APIClient
 
-    public init(api: APIClient) { self.api = api }
+    package init(api: APIClient) { self.api = api }
 
     /// - Returns: the location, or `nil` when the rider has not set one.
     /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors,

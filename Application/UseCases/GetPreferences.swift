@@ -5,7 +5,7 @@ import RiderDomain
 public struct GetPreferences: Sendable {
     let api: APIClient
 
-    public init(api: APIClient) { self.api = api }
+    package init(api: APIClient) { self.api = api }
 
     /// - Returns: the settings, with the ones this version does not know kept for saving back.
     /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors,

@@ -5,7 +5,7 @@ import RiderDomain
 public struct GetRider: Sendable {
     let api: APIClient
 
-    public init(api: APIClient) { self.api = api }
+    package init(api: APIClient) { self.api = api }
 
     /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors.
     public func callAsFunction() async throws -> Rider {

@@ -19,7 +19,7 @@ public struct GetUser: Sendable {
     ///   - clock: tells whether a cached entry is still fresh.
     ///   - settings: time to live and stale window.
     ///   - refreshes: where `CachePolicy.staleWhileRevalidate` runs its background refreshes.
-    public init(api: APIClient, cache: any UserCache, clock: any Clock, settings: CacheSettings = CacheSettings(),
+    package init(api: APIClient, cache: any UserCache, clock: any Clock, settings: CacheSettings = CacheSettings(),
                 refreshes: BackgroundRefreshes = BackgroundRefreshes()) {
         self.api = api
         self.cache = cache

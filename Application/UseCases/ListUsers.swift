@@ -11,7 +11,7 @@ public struct ListUsers: Sendable {
     let cache: any UserCache
     let clock: any Clock
 
-    public init(api: APIClient, cache: any UserCache, clock: any Clock) {
+    package init(api: APIClient, cache: any UserCache, clock: any Clock) {
         self.api = api
         self.cache = cache
         self.clock = clock

@@ -8,7 +8,7 @@ public struct Login: Sendable {
     let api: APIClient
     let sessions: SessionEngine
 
-    public init(api: APIClient, sessions: SessionEngine) {
+    package init(api: APIClient, sessions: SessionEngine) {
         self.api = api
         self.sessions = sessions
     }

@@ -27,7 +27,7 @@ public struct Logout: Sendable {
     ///   - cache: the user cache emptied when `clearsCache` is `true`.
     ///   - clearsCache: whether logging out empties the user cache, so the next person
     ///     at this machine does not see what this one looked up; `true` unless told.
-    public init(api: APIClient, sessions: SessionEngine, cache: any UserCache, clearsCache: Bool = true) {
+    package init(api: APIClient, sessions: SessionEngine, cache: any UserCache, clearsCache: Bool = true) {
         self.api = api
         self.sessions = sessions
         self.cache = cache

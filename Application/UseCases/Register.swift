@@ -5,7 +5,7 @@ import RiderDomain
 public struct Register: Sendable {
     let api: APIClient
 
-    public init(api: APIClient) { self.api = api }
+    package init(api: APIClient) { self.api = api }
 
     /// - Returns: the new account's id.
     /// - Throws: `RiderError.invalidInput(_:)` (checked locally first, then by the server),

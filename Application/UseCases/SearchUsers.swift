@@ -14,7 +14,7 @@ public struct SearchUsers: Sendable {
     let clock: any Clock
     let refreshes: BackgroundRefreshes
 
-    public init(api: APIClient, cache: any UserCache, clock: any Clock,
+    package init(api: APIClient, cache: any UserCache, clock: any Clock,
                 refreshes: BackgroundRefreshes = BackgroundRefreshes()) {
         self.api = api
         self.cache = cache

@@ -5,7 +5,7 @@ import RiderDomain
 public struct SetBaseLocation: Sendable {
     let api: APIClient
 
-    public init(api: APIClient) { self.api = api }
+    package init(api: APIClient) { self.api = api }
 
     /// - Parameter location: the new location; it replaces the old one, place name included.
     /// - Returns: the location as the server stored it.

@@ -6,7 +6,7 @@ import RiderDomain
 public struct UpdatePreferences: Sendable {
     let api: APIClient
 
-    public init(api: APIClient) { self.api = api }
+    package init(api: APIClient) { self.api = api }
 
     /// Reads the current settings, lets `change` edit them, and saves the result; settings
     /// unknown to this client go back exactly as the server sent them.

@@ -8,7 +8,7 @@ import RiderDomain
 public struct UpdateRider: Sendable {
     let api: APIClient
 
-    public init(api: APIClient) { self.api = api }
+    package init(api: APIClient) { self.api = api }
 
     /// - Parameters:
     ///   - patch: the fields to change.

@@ -21,7 +21,7 @@ public struct UploadAvatar: Sendable {
     let api: APIClient
     public let configuration: Configuration
 
-    public init(api: APIClient, configuration: Configuration = Configuration()) {
+    package init(api: APIClient, configuration: Configuration = Configuration()) {
         self.api = api
         self.configuration = configuration
     }

@@ -95,7 +95,7 @@ public actor AutomaticTokenVault: TokenVault {
     }
 
     /// Saves to the keyring when it answered, else to the encrypted file.
-    /// - Throws: ``RiderError/storage(_:)`` only when neither the keyring nor the encrypted file
+    /// - Throws: `RiderError.storage(_:)` only when neither the keyring nor the encrypted file
     ///   took the session; both causes are in the message.
     public func saveSession(_ session: Session) async throws {
         let selected = await select()

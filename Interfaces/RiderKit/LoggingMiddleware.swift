@@ -5,15 +5,15 @@ import RiderDomain
 
 /// Logs each request's method, path and outcome — never headers, query strings or bodies,
 /// which may hold tokens, passwords or search terms.
-public struct LoggingMiddleware: HTTPMiddleware {
+package struct LoggingMiddleware: HTTPMiddleware {
     private let logger: Logger
 
-    public init(logger: Logger) {
+    package init(logger: Logger) {
         self.logger = logger
     }
 
     /// - Throws: whatever `next` throws, unchanged.
-    public func intercept(_ request: HTTPRequest, options: RequestOptions,
+    package func intercept(_ request: HTTPRequest, options: RequestOptions,
                           next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         let started = ContinuousClock.now
         logger.debug("→ \(request)")

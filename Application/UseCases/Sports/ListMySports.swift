@@ -5,7 +5,7 @@ import RiderDomain
 public struct ListMySports: Sendable {
     let api: APIClient
 
-    public init(api: APIClient) { self.api = api }
+    package init(api: APIClient) { self.api = api }
 
     /// - Returns: the rider's sports in the order they were added.
     /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors,

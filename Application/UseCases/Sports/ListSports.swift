@@ -12,7 +12,7 @@ public struct ListSports: Sendable {
     ///   - api: fetches the catalogue (a public route: no session needed).
     ///   - catalogue: where the catalogue is kept between calls (and runs).
     ///   - clock: tells whether the kept copy is still fresh.
-    public init(api: APIClient, catalogue: any SportCatalogueCache, clock: any Clock) {
+    package init(api: APIClient, catalogue: any SportCatalogueCache, clock: any Clock) {
         self.api = api
         self.catalogue = catalogue
         self.clock = clock

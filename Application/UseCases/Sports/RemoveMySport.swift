@@ -5,7 +5,7 @@ import RiderDomain
 public struct RemoveMySport: Sendable {
     let api: APIClient
 
-    public init(api: APIClient) { self.api = api }
+    package init(api: APIClient) { self.api = api }
 
     /// - Parameter id: one of the rider's sports.
     /// - Throws: `RiderError.invalidInput(_:)` for a malformed id (nothing is sent),

@@ -5,7 +5,7 @@ import RiderDomain
 public struct SetMySport: Sendable {
     let api: APIClient
 
-    public init(api: APIClient) { self.api = api }
+    package init(api: APIClient) { self.api = api }
 
     /// - Parameters:
     ///   - id: a sport of the catalogue (`ListSports`).

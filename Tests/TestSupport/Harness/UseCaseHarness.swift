@@ -17,7 +17,7 @@ public struct UseCaseHarness: Sendable {
     public let sportCatalogue: any SportCatalogueCache
     public let clock: ManualClock
     public let sessions: SessionEngine
-    public let api: APIClient
+    package let api: APIClient
 
     /// - Parameters:
     ///   - configuration: the API configuration; ``Fixtures/configuration(baseURL:clientID:clientSecret:clientAuthentication:refreshLeeway:)``
@@ -50,7 +50,7 @@ public struct UseCaseHarness: Sendable {
     /// expired for good: the pipeline's re-authentication step in front of its others.
     /// - Parameter gate: asks the person to sign in again.
     /// - Returns: the client.
-    public func api(reauthenticatingWith gate: ReauthenticationGate) -> APIClient {
+    package func api(reauthenticatingWith gate: ReauthenticationGate) -> APIClient {
         APIClient(configuration: configuration, pipeline: RequestPipeline(transport: transport, middlewares: [
             ReauthenticationMiddleware(gate: gate, sessions: sessions),
             RetryMiddleware(clock: clock),
