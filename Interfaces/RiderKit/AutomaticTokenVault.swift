@@ -75,18 +75,18 @@ public actor AutomaticTokenVault: TokenVault {
             let collection = try await keyring.checkAvailable()
             keyringAnswers = true
             if let refusal = pendingRefusal() {
-                chosen = VaultSelection(backend: .encryptedFile, reason: "the Secret Service answers, but it did "
+                chosen = VaultSelection(backend: .encryptedFile(nil), reason: "the Secret Service answers, but it did "
                     + "not take the last save (\(refusal)), so the session is in the encrypted file until a save "
                     + "to the keyring succeeds", vault: file)
             } else {
                 chosen = keyringSelection(collection: collection)
             }
         } catch {
-            chosen = VaultSelection(backend: .encryptedFile,
+            chosen = VaultSelection(backend: .encryptedFile(nil),
                                     reason: "falling back to the encrypted file: \(error.message)", vault: file)
         }
         selection = chosen
-        logger?.info("vault: using \(chosen.backend.rawValue): \(chosen.reason)")
+        logger?.info("vault: using \(chosen.backend.name): \(chosen.reason)")
         return chosen
     }
 
@@ -105,14 +105,14 @@ public actor AutomaticTokenVault: TokenVault {
         } catch {
             return try await fallBack(session, because: error)
         }
-        if selected.backend == .encryptedFile { await moveBack() }
+        if case .encryptedFile = selected.backend { await moveBack() }
     }
 
     /// Removes the session from the backend in use; while the file holds the newer session, from
     /// the keyring too (its copy is retired), and the marker goes only once both are gone.
     public func removeSession() async throws {
         let selected = await select()
-        guard selected.backend == .encryptedFile, keyringAnswers else {
+        guard case .encryptedFile = selected.backend, keyringAnswers else {
             return try await selected.vault.removeSession()
         }
         try await file.removeSession()
@@ -146,7 +146,7 @@ public actor AutomaticTokenVault: TokenVault {
                 + "file \(file.file.path), but \(newerThanKeyringMarker.path) could not be written to say so "
                 + "(\(error.message)): run `rider vault migrate --to secret-service` once the keyring works")
         }
-        selection = VaultSelection(backend: .encryptedFile, reason: "the keyring did not take the last save "
+        selection = VaultSelection(backend: .encryptedFile(nil), reason: "the keyring did not take the last save "
             + "(\(cause)), so the session is in the encrypted file until a save to the keyring succeeds", vault: file)
         let warning = "the keyring did not take the session (\(cause)); it was saved to the encrypted file "
             + "\(file.file.path) instead and moves back to the keyring on the next save that succeeds"

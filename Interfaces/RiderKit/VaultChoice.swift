@@ -27,6 +27,17 @@ public enum VaultChoice: Hashable, Sendable {
         }
     }
 
+    /// The backend's name without its path: `automatic`, `secret-service`, `encrypted-file` or
+    /// `memory`, as `rider vault status` and `rider vault migrate` name a backend.
+    public var name: String {
+        switch self {
+        case .automatic: "automatic"
+        case .secretService: "secret-service"
+        case .encryptedFile: "encrypted-file"
+        case .memory: "memory"
+        }
+    }
+
     /// The setting's spelling, as `rider vault status` shows it.
     public var setting: String {
         switch self {

@@ -61,13 +61,7 @@ public struct VaultFactory: Sendable {
 
     /// The vault the configuration asks for.
     public func make() -> any TokenVault {
-        switch choice {
-        case .automatic: AutomaticTokenVault(keyring: secretService(), file: encryptedFile(), logger: logger,
-                                             warnings: warnings)
-        case .secretService: secretService()
-        case .encryptedFile: encryptedFile()
-        case .memory: InMemoryTokenVault()
-        }
+        make(choice)
     }
 
     /// How refreshes of this server's session are serialized: across processes through a lock
@@ -78,11 +72,15 @@ public struct VaultFactory: Sendable {
         return FileRefreshLock(file: FileRefreshLock.defaultFile(forOrigin: origin, in: directories))
     }
 
-    /// The vault of one backend.
-    public func make(_ backend: VaultBackend) -> any TokenVault {
+    /// The vault of one backend: ``VaultChoice/encryptedFile(_:)`` without a path is the
+    /// configured file (or the default one), as ``encryptedFile()`` is.
+    public func make(_ backend: VaultChoice) -> any TokenVault {
         switch backend {
+        case .automatic:
+            AutomaticTokenVault(keyring: secretService(), file: encryptedFile(), logger: logger, warnings: warnings)
         case .secretService: secretService()
-        case .encryptedFile: encryptedFile()
+        case .encryptedFile(nil): encryptedFile()
+        case .encryptedFile(let file?): EncryptedFileTokenVault(file: file, passphrase: passphrase, binding: binding)
         case .memory: InMemoryTokenVault()
         }
     }
@@ -97,7 +95,7 @@ public struct VaultFactory: Sendable {
         case .secretService:
             return VaultSelection(backend: .secretService, reason: setting, vault: secretService())
         case .encryptedFile:
-            return VaultSelection(backend: .encryptedFile, reason: setting, vault: encryptedFile())
+            return VaultSelection(backend: choice, reason: setting, vault: encryptedFile())
         case .memory:
             return VaultSelection(backend: .memory, reason: setting, vault: InMemoryTokenVault())
         }

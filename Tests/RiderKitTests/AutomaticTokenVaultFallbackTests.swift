@@ -37,7 +37,7 @@ struct AutomaticTokenVaultFallbackTests {
         let next = place.automatic(keyring)
         #expect(try await next.loadSession()?.refreshToken == "refresh-2")
         let selection = await next.select()
-        #expect(selection.backend == .encryptedFile)
+        #expect(selection.backend == .encryptedFile(nil))
         #expect(selection.reason.contains("did not take the last save"), "\(selection.reason)")
     }
 

@@ -58,7 +58,7 @@ struct VaultChoiceTests {
         #expect(await VaultFactory(configuration: configuration).select().backend == .memory)
         configuration.vault = .encryptedFile(nil)
         let selection = await VaultFactory(configuration: configuration).select()
-        #expect(selection.backend == .encryptedFile)
+        #expect(selection.backend == .encryptedFile(nil))
         #expect(selection.reason.contains("encrypted-file"))
     }
 }

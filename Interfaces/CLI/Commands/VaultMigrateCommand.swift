@@ -28,14 +28,14 @@ struct VaultMigrateCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let (source, destination): (VaultBackend, VaultBackend) = switch to {
-        case .secretService: (.encryptedFile, .secretService)
-        case .encryptedFile: (.secretService, .encryptedFile)
+        let (source, destination): (VaultChoice, VaultChoice) = switch to {
+        case .secretService: (.encryptedFile(nil), .secretService)
+        case .encryptedFile: (.secretService, .encryptedFile(nil))
         }
         let from = context.vaults.make(source)
         let into = context.vaults.make(destination)
         let moved = try await MigrateSession(from: from, to: into)()
-        let output = VaultMigrateOutput(moved: moved, from: source.rawValue, to: destination.rawValue,
+        let output = VaultMigrateOutput(moved: moved, from: source.name, to: destination.name,
                                         location: into.location)
         try context.print(json: output, lines: [output.line])
     }

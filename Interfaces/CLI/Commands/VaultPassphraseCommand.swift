@@ -32,7 +32,7 @@ struct VaultPassphraseCommand: GlobalOptionsCommand {
         }
         let newPassphrase = try PasswordInput.readNewPassphrase(fromStandardInput: newPassphraseStdin)
         try await file.changePassphrase(to: newPassphrase)
-        let output = VaultResetOutput(backend: VaultBackend.encryptedFile.rawValue, location: file.location)
+        let output = VaultResetOutput(backend: VaultChoice.encryptedFile(nil).name, location: file.location)
         try context.print(json: output, lines: ["Re-encrypted \(file.file.path) under the new passphrase."])
     }
 }

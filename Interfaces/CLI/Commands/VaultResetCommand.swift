@@ -25,9 +25,9 @@ struct VaultResetCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        var target = VaultBackend.encryptedFile
+        var target = VaultChoice.encryptedFile(nil)
         if let backend {
-            target = backend == .secretService ? .secretService : .encryptedFile
+            target = backend == .secretService ? .secretService : .encryptedFile(nil)
         } else {
             target = await context.vaults.select().backend
         }
@@ -41,10 +41,11 @@ struct VaultResetCommand: GlobalOptionsCommand {
             let file = context.vaults.encryptedFile()
             try await file.reset()
             location = file.location
-        case .memory:
+        case .memory, .automatic:
+            // A selection is never automatic; memory keeps nothing to remove.
             location = "memory"
         }
-        let output = VaultResetOutput(backend: target.rawValue, location: location)
+        let output = VaultResetOutput(backend: target.name, location: location)
         try context.print(json: output, lines: ["Removed any stored session from \(location). Log in again with `rider login`."])
     }
 }

@@ -39,7 +39,7 @@ struct VaultStatusCommand: GlobalOptionsCommand {
             session = try await selection.vault.loadSession()
         }
         let output = VaultStatusOutput(
-            server: context.server, setting: context.vaults.choice.setting, backend: selection.backend.rawValue,
+            server: context.server, setting: context.vaults.choice.setting, backend: selection.backend.name,
             reason: selection.reason, location: selection.vault.location, itemLabel: itemLabel,
             unlocked: problem == nil, signedIn: session != nil, userID: session?.userID.rawValue, problem: problem)
         try context.print(json: output, lines: output.lines())
