@@ -30,8 +30,8 @@ public actor SessionEngine {
         /// This session expired for good (its refresh was rejected). Kept until the next sign-in
         /// or sign-out, and entered in the same step that ends the session, so "no session" never
         /// means "never signed in" for a moment after an expiry: a request starting then meets
-        /// ``RiderError/sessionExpired`` like the one that found it, and a
-        /// ``ReauthenticationGate`` takes them all along in its one question.
+        /// ``RiderError/sessionExpired`` like the one that found it, and a re-authentication
+        /// takes them all along in its one question.
         case expired(Session)
         /// Nobody signed in, or they signed out.
         case signedOut
@@ -61,8 +61,21 @@ public actor SessionEngine {
     private var state: SessionState?
     private var observers: [UUID: AsyncStream<SessionState>.Continuation] = [:]
 
+    /// Asked for credentials when the session has expired for good; `nil` lets
+    /// ``RiderError/sessionExpired`` reach the caller.
+    private var reauthentication: Reauthentication?
+    /// The expired account's email, to prefill the question.
+    private var emailOfAccount: @Sendable (UserID) async -> String? = { _ in nil }
+    /// The question under way: one at a time, however many requests meet the expiry.
+    private var asking: Task<Session, any Error>?
+    /// Bumped in the same step as `asking` is cleared, after the question's session (if any) is
+    /// established: a request can tell that a question ended since it was admitted.
+    private var questionsEnded = 0
+
     /// How many refresh calls this engine sent to the token endpoint (for diagnostics and tests).
     package private(set) var refreshCount = 0
+    /// How many times the re-authentication handler was called (for diagnostics and tests).
+    package private(set) var handlerCalls = 0
     /// How far the server's clock is ahead of the device's (negative: behind), from the `Date`
     /// header of the last token response; 0 until one was seen.
     package private(set) var clockSkew: TimeInterval = 0
@@ -75,9 +88,14 @@ public actor SessionEngine {
     ///   - lock: shared with other processes using the same vault; ``InProcessRefreshLock`` when
     ///     the vault is not shared.
     ///   - metrics: told how each refresh ended.
+    ///   - reauthentication: asked for credentials when the session has expired for good.
+    ///   - emailOfAccount: the expired account's email, to prefill the question (the cache knows it).
     package init(configuration: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
-                metrics: any MetricsRecorder = NoMetrics()) {
+                metrics: any MetricsRecorder = NoMetrics(), reauthentication: Reauthentication? = nil,
+                emailOfAccount: @escaping @Sendable (UserID) async -> String? = { _ in nil }) {
+        self.reauthentication = reauthentication
+        self.emailOfAccount = emailOfAccount
         self.configuration = configuration
         self.transport = transport
         self.vault = vault
@@ -140,6 +158,45 @@ public actor SessionEngine {
             }
         }
         return session
+    }
+
+    /// Signs in with an email and password (RFC 6749 §4.3, for servers that still offer it): the
+    /// password goes to the token endpoint once and is kept nowhere.
+    /// - Returns: the new session, already in the vault. When it cannot be stored, the tokens
+    ///   just issued are revoked on the server before the error is thrown.
+    /// - Throws: `RiderError.invalidInput(_:)` for an empty email or password,
+    ///   `RiderError.invalidCredentials`, `RiderError.serverUnreachable(reason:)`,
+    ///   `RiderError.malformedResponse(_:)`, `RiderError.storage(_:)`.
+    package func signIn(with credentials: Credentials) async throws -> Session {
+        var problems: [FieldProblem] = []
+        let email = credentials.email.trimmingCharacters(in: .whitespacesAndNewlines)
+        if email.isEmpty { problems.append(FieldProblem(field: "email", message: "is required")) }
+        if credentials.password.isEmpty { problems.append(FieldProblem(field: "password", message: "is required")) }
+        guard problems.isEmpty else { throw RiderError.invalidInput(problems) }
+
+        let grant = try await send(API.passwordGrant(Credentials(email: email, password: credentials.password),
+                                                     in: configuration))
+        return try await signIn(with: grant) { provisional in
+            // A standard OAuth server need not say whose token it is: ask the API.
+            let me = try await self.send(API.me(in: self.configuration), as: provisional)
+            return (me.id, me.role)
+        } revoke: { session in
+            // The server issued tokens nobody can keep (for example the vault has no passphrase):
+            // revoke them rather than leave a live refresh token behind.
+            if let refreshToken = session.refreshToken {
+                _ = try? await self.send(API.revoke(refreshToken, hint: "refresh_token", in: self.configuration))
+            }
+            _ = try? await self.send(API.revoke(session.accessToken, hint: "access_token", in: self.configuration))
+        }
+    }
+
+    /// Sends one of the engine's own requests (token endpoint, revocation, the identity of a new
+    /// session) straight through its transport: no retries, and a bearer token only when given.
+    private nonisolated func send<Response>(_ endpoint: Endpoint<Response>, as session: Session? = nil)
+        async throws -> Response {
+        var request = try endpoint.request(in: configuration)
+        if let session { request.headers["Authorization"] = "Bearer \(session.accessToken)" }
+        return try endpoint.response(from: try await transport.send(request))
     }
 
     /// Signs in with the tokens a sign-in flow obtained: builds the session from `grant` (its
@@ -267,6 +324,103 @@ public actor SessionEngine {
     ///   network error (the session is kept).
     package func refresh() async throws -> Session {
         try await refreshSingleFlight(rejecting: nil)
+    }
+
+    // MARK: - Signing in again
+
+    /// Asks `reauthentication` from now on when the session has expired for good (tests build
+    /// the engine first and decide this afterwards; RiderKit passes it to ``init``).
+    package func reauthenticate(with reauthentication: Reauthentication?,
+                                emailOfAccount: @escaping @Sendable (UserID) async -> String? = { _ in nil }) {
+        self.reauthentication = reauthentication
+        self.emailOfAccount = emailOfAccount
+    }
+
+    /// What a request was told when it was let through: how many questions had ended by then, so
+    /// that it joins the outcome of a question that ended since instead of asking again.
+    package struct Admission: Sendable {
+        fileprivate let questionsEnded: Int
+    }
+
+    /// Call before sending an authorized request: returns at once unless the person is being
+    /// asked, then waits for the answer or fails fast.
+    /// - Returns: what ``sessionAfterExpiry(of:admission:)`` needs if the request meets an expiry.
+    /// - Throws: ``RiderError/awaitingAuthorization`` with ``Reauthentication/WhileAsking/failFast``.
+    package func admit() async throws -> Admission {
+        // Taken before waiting: the question waited for counts as one that ended since.
+        let admission = Admission(questionsEnded: questionsEnded)
+        guard let asking, let reauthentication else { return admission }
+        switch reauthentication.whileAsking {
+        case .failFast: throw RiderError.awaitingAuthorization
+        // Its failure belongs to the request that started it; this one just tries afterwards.
+        case .wait: _ = try? await asking.value
+        }
+        return admission
+    }
+
+    /// The session to send a request again with, after it met the expiry of `failed`, the session
+    /// it was made under (the one in place or the one already expired when it started).
+    ///
+    /// Every request that meets the same expiry gets the outcome of one question: the session
+    /// already renewed, the question under way, or a new question if none ended since the request
+    /// was admitted. The question runs on this actor, beside the refresh it follows, so where the
+    /// session stands and whether someone is being asked are read in one step.
+    /// - Throws: ``RiderError/sessionExpired`` without a ``Reauthentication``, when the person
+    ///   declines, signs in as someone else, or a question since this request was admitted came to
+    ///   nothing; ``RiderError/notSignedIn`` when they signed out meanwhile;
+    ///   ``RiderError/invalidCredentials`` after the last attempt; ``RiderError/awaitingAuthorization``
+    ///   (fail-fast, while someone else is being asked); what the handler or the sign-in throws.
+    package func sessionAfterExpiry(of failed: Session, admission: Admission) async throws -> Session {
+        guard let reauthentication else { throw RiderError.sessionExpired }
+        let session = try await outcome(after: failed, admission: admission, reauthentication)
+        // Another account's session must not carry on a request made for this one.
+        guard session.userID == failed.userID else { throw RiderError.sessionExpired }
+        return session
+    }
+
+    private func outcome(after failed: Session, admission: Admission,
+                         _ reauthentication: Reauthentication) async throws -> Session {
+        while true {
+            let ended = questionsEnded
+            let standing = try await standing()
+            // A question ended while the vault was read: what it said may be stale.
+            guard questionsEnded == ended else { continue }
+            if case .signedIn(let current) = standing, current.accessToken != failed.accessToken {
+                return current
+            }
+            if let asking {
+                if reauthentication.whileAsking == .failFast { throw RiderError.awaitingAuthorization }
+                return try await asking.value
+            }
+            // A sign-out is not an expiry: it stands.
+            if case .signedOut = standing { throw RiderError.notSignedIn }
+            // Asked since this request was admitted, and it came to nothing: do not ask again.
+            guard questionsEnded == admission.questionsEnded else { throw RiderError.sessionExpired }
+            let task = Task { try await self.ask(userID: failed.userID, reauthentication) }
+            asking = task
+            return try await task.value
+        }
+    }
+
+    private func ask(userID: UserID, _ reauthentication: Reauthentication) async throws -> Session {
+        // Runs on this actor, so the waiters see the question end in one step, after its session
+        // (if any) is established.
+        defer {
+            asking = nil
+            questionsEnded += 1
+        }
+        let email = await emailOfAccount(userID)
+        for attempt in 1...reauthentication.maximumAttempts {
+            handlerCalls += 1
+            let request = Reauthentication.Request(userID: userID, email: email, attempt: attempt)
+            guard let credentials = try await reauthentication.handler(request) else { throw RiderError.sessionExpired }
+            do {
+                return try await signIn(with: credentials)
+            } catch RiderError.invalidCredentials where attempt < reauthentication.maximumAttempts {
+                continue
+            }
+        }
+        throw RiderError.invalidCredentials
     }
 
     // MARK: - Refreshing

@@ -3,13 +3,12 @@ import RiderDomain
 
 /// Signs in with an email and password and keeps the session in the vault.
 ///
-/// The password goes to the token endpoint once and is not kept anywhere.
+/// The password goes to the token endpoint once and is not kept anywhere. The session engine
+/// does the work, so a re-authentication after an expiry signs in exactly as this does.
 public struct Login: Sendable {
-    let api: APIClient
     let sessions: SessionEngine
 
-    package init(api: APIClient, sessions: SessionEngine) {
-        self.api = api
+    package init(sessions: SessionEngine) {
         self.sessions = sessions
     }
 
@@ -19,23 +18,6 @@ public struct Login: Sendable {
     ///   `RiderError.invalidCredentials`, `RiderError.serverUnreachable(reason:)`,
     ///   `RiderError.malformedResponse(_:)`, `RiderError.storage(_:)`.
     public func callAsFunction(_ credentials: Credentials) async throws -> Session {
-        var problems: [FieldProblem] = []
-        let email = credentials.email.trimmingCharacters(in: .whitespacesAndNewlines)
-        if email.isEmpty { problems.append(FieldProblem(field: "email", message: "is required")) }
-        if credentials.password.isEmpty { problems.append(FieldProblem(field: "password", message: "is required")) }
-        guard problems.isEmpty else { throw RiderError.invalidInput(problems) }
-
-        let grant = try await api.send(API.passwordGrant(Credentials(email: email, password: credentials.password),
-                                                         in: api.configuration))
-        let api = self.api
-        return try await sessions.signIn(with: grant) { provisional in
-            // A standard OAuth server need not say whose token it is: ask the API.
-            let me = try await api.send(API.me(in: api.configuration), as: provisional)
-            return (me.id, me.role)
-        } revoke: { session in
-            // The server issued tokens nobody can keep (for example the vault has no passphrase):
-            // revoke them rather than leave a live refresh token behind.
-            try? await api.revoke(session)
-        }
+        try await sessions.signIn(with: credentials)
     }
 }

@@ -65,7 +65,7 @@ public struct RiderKit: Sendable {
 
     /// Wires the use cases to the given adapters.
     ///
-    /// Every request goes through the one pipeline `RiderKit.pipeline(sessions:gate:…)`
+    /// Every request goes through the one pipeline `RiderKit.pipeline(sessions:reauthenticates:…)`
     /// declares, so redirects are followed without leaking credentials whatever transport is
     /// given (give one that does not follow redirects itself, as `AsyncHTTPClientTransport` and
     /// `URLSessionTransport` do not).
@@ -112,19 +112,14 @@ public struct RiderKit: Sendable {
         // The token endpoint's requests take the network steps only: they carry no bearer token
         // and are never sent twice.
         let network = RequestPipeline(transport: transport, middlewares: Self.pipeline(
-            sessions: nil, gate: nil, clock: clock, identity: identity, metrics: metrics, logger: logger))
+            sessions: nil, reauthenticates: false, clock: clock, identity: identity, metrics: metrics, logger: logger))
         let sessions = SessionEngine(configuration: api, transport: network, vault: vault, clock: clock, lock: lock,
-                                     metrics: metrics ?? NoMetrics())
-        // Login (also the gate's) must not wait on the gate, so it has a pipeline without it.
-        let signIn = APIClient(configuration: api, pipeline: RequestPipeline(transport: transport, middlewares: Self.pipeline(
-            sessions: sessions, gate: nil, clock: clock, identity: identity, metrics: metrics, logger: logger)))
-        let loginUseCase = Login(api: signIn, sessions: sessions)
-        let gate = reauthentication.map {
-            ReauthenticationGate($0, sessions: sessions, login: loginUseCase, cache: cache)
-        }
-        let client = gate == nil ? signIn : APIClient(configuration: api, pipeline: RequestPipeline(
-            transport: transport, middlewares: Self.pipeline(sessions: sessions, gate: gate, clock: clock,
-                                                             identity: identity, metrics: metrics, logger: logger)))
+                                     metrics: metrics ?? NoMetrics(), reauthentication: reauthentication,
+                                     emailOfAccount: { try? await cache.user(id: $0)?.value.email })
+        let loginUseCase = Login(sessions: sessions)
+        let client = APIClient(configuration: api, pipeline: RequestPipeline(transport: transport, middlewares: Self.pipeline(
+            sessions: sessions, reauthenticates: reauthentication != nil, clock: clock, identity: identity,
+            metrics: metrics, logger: logger)))
         let refreshes = BackgroundRefreshes()
         self.api = api
         self.sessions = sessions
@@ -170,15 +165,15 @@ public struct RiderKit: Sendable {
     /// 6. Metrics, so each attempt and each hop counts once.
     /// 7. Logging, closest to the wire.
     ///
-    /// Without `sessions` the list starts at step 4: what the session engine's own token requests
-    /// go through. Steps 1–3 act on ``RequestOptions/isAuthorized`` requests only (retries follow
+    /// Without `sessions` the list starts at step 4: what the session engine's own requests (the
+    /// token endpoint, revocation, the identity of a new session) go through. Steps 1–3 act on ``RequestOptions/isAuthorized`` requests only (retries follow
     /// each request's ``RequestOptions/retryPolicy``).
-    static func pipeline(sessions: SessionEngine?, gate: ReauthenticationGate?, clock: any Clock,
+    static func pipeline(sessions: SessionEngine?, reauthenticates: Bool, clock: any Clock,
                          identity: RequestIdentity, metrics: (any MetricsRecorder)?,
                          logger: Logger?) -> [any HTTPMiddleware] {
         var steps: [any HTTPMiddleware] = []
         if let sessions {
-            if let gate { steps.append(ReauthenticationMiddleware(gate: gate, sessions: sessions)) }
+            if reauthenticates { steps.append(ReauthenticationMiddleware(sessions: sessions)) }
             steps.append(RetryMiddleware(clock: clock, metrics: metrics ?? NoMetrics()))
             steps.append(AuthorizationMiddleware(sessions: sessions))
         }

@@ -35,12 +35,13 @@ struct ReauthenticationTests {
         harness.acceptRiderRequests(only: "access-new", onRequest: onRiderRequest)
     }
 
+    /// `GetRider` through the harness's engine with a re-authentication handler answering `answers`,
+    /// and the engine (which counts the handler's calls).
     private func getRider(_ harness: UseCaseHarness, _ answers: Answers, whileAsking: Reauthentication.WhileAsking = .wait,
-                          attempts: Int = 3) -> (GetRider, ReauthenticationGate) {
-        let gate = ReauthenticationGate(
-            Reauthentication(whileAsking: whileAsking, maximumAttempts: attempts) { answers.next($0) },
-            sessions: harness.sessions, login: harness.login, cache: harness.cache)
-        return (GetRider(api: harness.api(reauthenticatingWith: gate)), gate)
+                          attempts: Int = 3) async -> (GetRider, SessionEngine) {
+        let api = await harness.api(reauthenticating:
+            Reauthentication(whileAsking: whileAsking, maximumAttempts: attempts) { answers.next($0) })
+        return (GetRider(api: api), harness.sessions)
     }
 
     @Test("the handler is asked once, with the account's email from the cache; the request is sent again and succeeds")
@@ -49,7 +50,7 @@ struct ReauthenticationTests {
         try await harness.cache.store([User(id: Fixtures.userID, email: Fixtures.email, displayName: "Ada")], at: Fixtures.epoch)
         expiredSessionServer(harness)
         let answers = Answers([Fixtures.credentials])
-        let (getRider, _) = getRider(harness, answers)
+        let (getRider, _) = await getRider(harness, answers)
 
         let rider = try await getRider()
 
@@ -64,7 +65,7 @@ struct ReauthenticationTests {
         let harness = try UseCaseHarness.signedIn()
         expiredSessionServer(harness)
         let answers = Answers([nil])
-        let (getRider, _) = getRider(harness, answers)
+        let (getRider, _) = await getRider(harness, answers)
 
         await #expect(throws: RiderError.sessionExpired) { try await getRider() }
         #expect(harness.transport.count(.get, "/riders/me") == 1)
@@ -77,13 +78,13 @@ struct ReauthenticationTests {
         expiredSessionServer(harness)
         let wrong = Credentials(email: Fixtures.email, password: "wrong password")
         let retried = Answers([wrong, Fixtures.credentials])
-        let (succeeds, _) = getRider(harness, retried)
+        let (succeeds, _) = await getRider(harness, retried)
         _ = try await succeeds()
         #expect(retried.calls.map(\.attempt) == [1, 2])
 
         let other = try UseCaseHarness.signedIn()
         expiredSessionServer(other)
-        let (fails, _) = getRider(other, Answers([wrong, wrong]), attempts: 2)
+        let (fails, _) = await getRider(other, Answers([wrong, wrong]), attempts: 2)
         await #expect(throws: RiderError.invalidCredentials) { try await fails() }
     }
 
@@ -92,7 +93,7 @@ struct ReauthenticationTests {
         let harness = try UseCaseHarness.signedIn()
         expiredSessionServer(harness)
         let answers = Answers([Fixtures.credentials])
-        let (getRider, gate) = getRider(harness, answers)
+        let (getRider, _) = await getRider(harness, answers)
 
         let results = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<20 { group.addTask { (try? await getRider()) != nil } }
@@ -102,7 +103,7 @@ struct ReauthenticationTests {
         }
 
         #expect(results == Array(repeating: true, count: 20))
-        #expect(await gate.handlerCalls == 1)
+        #expect(await harness.sessions.handlerCalls == 1)
         #expect(harness.transport.requests(.post, "/auth/token").filter { $0.formFields["grant_type"] == "password" }.count == 1)
     }
 
@@ -118,7 +119,7 @@ struct ReauthenticationTests {
         }
         let removal = await harness.vault.holdNextRemoval()
         let answers = Answers([Fixtures.credentials])
-        let (getRider, gate) = getRider(harness, answers)
+        let (getRider, _) = await getRider(harness, answers)
 
         let first = Task { try await getRider() }
         // The first request's refresh was rejected; the engine is removing the expired session.
@@ -138,7 +139,7 @@ struct ReauthenticationTests {
 
         #expect(try await first.value.displayName == Fixtures.displayName)
         #expect(try await second.value.displayName == Fixtures.displayName)
-        #expect(await gate.handlerCalls == 1)
+        #expect(await harness.sessions.handlerCalls == 1)
         #expect(harness.transport.requests(.post, "/auth/token").map { $0.formFields["grant_type"] }
             == ["refresh_token", "password"])
     }
@@ -148,14 +149,14 @@ struct ReauthenticationTests {
         let harness = try UseCaseHarness.signedIn()
         expiredSessionServer(harness)
         let answers = Answers([Fixtures.credentials])
-        let (getRider, gate) = getRider(harness, answers)
-        // Found outside the gate (as `rider session refresh` does): nobody has been asked.
+        let (getRider, _) = await getRider(harness, answers)
+        // Found outside a request (as `rider session refresh` does): nobody has been asked.
         await #expect(throws: RiderError.sessionExpired) { try await harness.refreshSession() }
 
         let rider = try await getRider()
 
         #expect(rider.displayName == Fixtures.displayName)
-        #expect(await gate.handlerCalls == 1)
+        #expect(await harness.sessions.handlerCalls == 1)
         #expect(harness.transport.requests(.get, "/riders/me").map(\.bearerToken) == ["access-new"])
     }
 
@@ -165,12 +166,11 @@ struct ReauthenticationTests {
         expiredSessionServer(harness)
         let (entered, enter) = AsyncStream.makeStream(of: Void.self)
         let (release, proceed) = AsyncStream.makeStream(of: Void.self)
-        let gate = ReauthenticationGate(Reauthentication(whileAsking: .failFast) { _ in
+        let getRider = GetRider(api: await harness.api(reauthenticating: Reauthentication(whileAsking: .failFast) { _ in
             enter.yield()
             for await _ in release { break }
             return Fixtures.credentials
-        }, sessions: harness.sessions, login: harness.login, cache: harness.cache)
-        let getRider = GetRider(api: harness.api(reauthenticatingWith: gate))
+        }))
 
         let first = Task { try await getRider() }
         for await _ in entered { break }
@@ -185,7 +185,7 @@ struct ReauthenticationTests {
         let harness = try UseCaseHarness.signedIn()
         harness.transport.stub(.post, "/auth/revoke", with: .status(200))
         let answers = Answers([Fixtures.credentials])
-        let (getRider, _) = getRider(harness, answers)
+        let (getRider, _) = await getRider(harness, answers)
         try await harness.logout()
 
         await #expect(throws: RiderError.notSignedIn) { try await getRider() }
@@ -197,7 +197,7 @@ struct ReauthenticationTests {
         let harness = try UseCaseHarness.signedIn()
         expiredSessionServer(harness)
         let answers = Answers([Fixtures.credentials])
-        let (getRider, _) = getRider(harness, answers)
+        let (getRider, _) = await getRider(harness, answers)
         await #expect(throws: RiderError.sessionExpired) { try await harness.refreshSession() }
 
         let outcome = try await harness.logout()
@@ -216,7 +216,7 @@ struct ReauthenticationTests {
                 : .tokenError("invalid_grant")
         }
         harness.acceptRiderRequests(only: "access-other")
-        let (getRider, _) = getRider(harness, Answers([Credentials(email: "someone@example.com", password: "pw")]))
+        let (getRider, _) = await getRider(harness, Answers([Credentials(email: "someone@example.com", password: "pw")]))
 
         await #expect(throws: RiderError.sessionExpired) { try await getRider() }
         #expect(harness.transport.count(.get, "/riders/me") == 1)

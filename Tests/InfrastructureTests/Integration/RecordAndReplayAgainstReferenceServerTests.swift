@@ -21,7 +21,7 @@ struct RecordAndReplayAgainstReferenceServerTests {
             let cache = InMemoryUserCache()
             let sessions = SessionEngine(configuration: api, transport: transport, vault: InMemoryTokenVault(), clock: clock)
             let client = APIClient(configuration: api, transport: transport, sessions: sessions)
-            login = Login(api: client, sessions: sessions)
+            login = Login(sessions: sessions)
             currentUser = CurrentUser(api: client, sessions: sessions, cache: cache, clock: clock)
             refreshSession = RefreshSession(sessions: sessions)
             searchUsers = SearchUsers(api: client, cache: cache, clock: clock)

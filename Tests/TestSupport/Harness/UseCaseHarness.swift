@@ -46,13 +46,16 @@ public struct UseCaseHarness: Sendable {
         self.api = APIClient(configuration: configuration, transport: transport, sessions: sessions)
     }
 
-    /// A client like ``api`` whose authorized requests go through `gate` when the session has
-    /// expired for good: the pipeline's re-authentication step in front of its others.
-    /// - Parameter gate: asks the person to sign in again.
+    /// A client like ``api`` whose authorized requests, when the session has expired for good,
+    /// have the harness's engine ask `reauthentication` (the account's email comes from the
+    /// harness's cache): the pipeline's re-authentication step in front of its others.
+    /// - Parameter reauthentication: asks the person to sign in again.
     /// - Returns: the client.
-    package func api(reauthenticatingWith gate: ReauthenticationGate) -> APIClient {
-        APIClient(configuration: configuration, pipeline: RequestPipeline(transport: transport, middlewares: [
-            ReauthenticationMiddleware(gate: gate, sessions: sessions),
+    package func api(reauthenticating reauthentication: Reauthentication) async -> APIClient {
+        let cache = self.cache
+        await sessions.reauthenticate(with: reauthentication, emailOfAccount: { try? await cache.user(id: $0)?.value.email })
+        return APIClient(configuration: configuration, pipeline: RequestPipeline(transport: transport, middlewares: [
+            ReauthenticationMiddleware(sessions: sessions),
             RetryMiddleware(clock: clock),
             AuthorizationMiddleware(sessions: sessions),
         ]))
@@ -90,7 +93,7 @@ public struct UseCaseHarness: Sendable {
         transport.stub(.post, path(configuration.tokenPath), times: times, with: reply)
     }
 
-    public var login: Login { Login(api: api, sessions: sessions) }
+    public var login: Login { Login(sessions: sessions) }
     public var logout: Logout { Logout(api: api, sessions: sessions, cache: cache) }
     public var register: Register { Register(api: api) }
     public var currentUser: CurrentUser { CurrentUser(api: api, sessions: sessions, cache: cache, clock: clock) }
