@@ -212,7 +212,7 @@ struct JSONOutputShapeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("config.json")
-        try Data(#"{"timeout": {"innerKey": [1, 2.5]}, "cache_ttl": 1e20, "mysteryKey": {"camelCase": [1, -0.5, null, true, "x"]}}"#.utf8)
+        try Data(#"{"timeout": {"innerKey": [1, 2.5]}, "cache_ttl": 1e20, "mysteryKey": {"camelCase": [1, -0.5, 20.0, -3.0e2, null, true, "x"]}}"#.utf8)
             .write(to: file)
         var document = try ConfigFileDocument(reading: file)
         #expect(document.text(for: .timeout) == #"{"innerKey":[1,2.5]}"#, "nested keys are not the CLI's to rename")
@@ -231,6 +231,8 @@ struct JSONOutputShapeTests {
                 "camelCase" : [
                   1,
                   -0.5,
+                  20,
+                  -300,
                   null,
                   true,
                   "x"
