@@ -8,7 +8,7 @@ enum PreferencesDTO {
     /// - Throws: ``RiderError/malformedResponse(_:)`` when it is not an object or a known member
     ///   has the wrong type. Missing known members take their defaults.
     static func decode(_ data: Data) throws -> Preferences {
-        let document = try ContractCoding.decode(ContractJSON.self, from: data, what: "the preferences")
+        let document = try ContractCoding.decode(JSONValue.self, from: data, what: "the preferences")
         guard let root = document.object else {
             throw RiderError.malformedResponse("the preferences are not a JSON object")
         }
@@ -32,8 +32,8 @@ enum PreferencesDTO {
 
     /// The document to send: what the server sent last (``Preferences/preserved``) with the
     /// known members replaced by `preferences`' values.
-    static func encode(_ preferences: Preferences) throws -> ContractJSON {
-        var root = (try? JSONDecoder().decode(ContractJSON.self, from: preferences.preserved.document))?.object ?? [:]
+    static func encode(_ preferences: Preferences) throws -> JSONValue {
+        var root = (try? JSONDecoder().decode(JSONValue.self, from: preferences.preserved.document))?.object ?? [:]
         var notifications = root["notifications"]?.object ?? [:]
         notifications["ride_invitations"] = .bool(preferences.notifications.rideInvitations)
         notifications["messages"] = .bool(preferences.notifications.messages)
@@ -46,7 +46,7 @@ enum PreferencesDTO {
         return .object(root)
     }
 
-    private static func section(_ root: [String: ContractJSON], _ key: String) throws -> [String: ContractJSON] {
+    private static func section(_ root: [String: JSONValue], _ key: String) throws -> [String: JSONValue] {
         guard let value = root[key] else { return [:] }
         guard let members = value.object else {
             throw RiderError.malformedResponse("the preferences' \(key) is not an object")
@@ -54,7 +54,7 @@ enum PreferencesDTO {
         return members
     }
 
-    private static func bool(_ section: [String: ContractJSON], _ key: String, default value: Bool) throws -> Bool {
+    private static func bool(_ section: [String: JSONValue], _ key: String, default value: Bool) throws -> Bool {
         switch section[key] {
         case nil: return value
         case .bool(let flag)?: return flag

@@ -6,12 +6,6 @@ struct AccountDeletedOutput: Encodable, Sendable {
     let deleted: Bool
     let alreadyGone: Bool
 
-    enum CodingKeys: String, CodingKey {
-        case deleted
-        case userID = "user_id"
-        case alreadyGone = "already_gone"
-    }
-
     init(_ outcome: DeleteAccount.Outcome) {
         userID = outcome.userID.rawValue
         deleted = true

@@ -5,18 +5,11 @@ import RiderKit
 struct CacheInfoOutput: Encodable, Sendable {
     /// `network`, `revalidated`, `cache` or `offline`.
     let source: String
-    let storedAt: Date?
-    let ageSeconds: Int?
+    @Nullable var storedAt: Date?
+    @Nullable var ageSeconds: Int?
     let stale: Bool
     /// Why the server could not answer, for `offline`.
-    let offlineReason: String?
-
-    enum CodingKeys: String, CodingKey {
-        case source, stale
-        case storedAt = "stored_at"
-        case ageSeconds = "age_seconds"
-        case offlineReason = "offline_reason"
-    }
+    @Nullable var offlineReason: String?
 
     init(source: DataSource, storedAt: Date?, stale: Bool, now: Date) {
         switch source {
@@ -37,15 +30,6 @@ struct CacheInfoOutput: Encodable, Sendable {
 
     init(_ cached: Cached<some Sendable>, now: Date) {
         self.init(source: cached.source, storedAt: cached.storedAt, stale: cached.isStale, now: now)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(source, forKey: .source)
-        try container.encode(storedAt, forKey: .storedAt)
-        try container.encode(ageSeconds, forKey: .ageSeconds)
-        try container.encode(stale, forKey: .stale)
-        try container.encode(offlineReason, forKey: .offlineReason)
     }
 
     /// `from the server`, `cached 4 min ago, confirmed by the server`, `cached 2 h ago (stale)`…

@@ -8,16 +8,9 @@ struct CacheStatisticsOutput: Encodable, Sendable {
     let entries: Int
     let maximumEntries: Int
     let sizeOnDiskBytes: Int64
-    let oldestStoredAt: Date?
+    @Nullable var oldestStoredAt: Date?
     let hits: Int
     let misses: Int
-
-    enum CodingKeys: String, CodingKey {
-        case server, location, entries, hits, misses
-        case maximumEntries = "maximum_entries"
-        case sizeOnDiskBytes = "size_on_disk_bytes"
-        case oldestStoredAt = "oldest_stored_at"
-    }
 
     init(_ statistics: UserCacheStatistics, server: String) {
         self.server = server
@@ -28,18 +21,6 @@ struct CacheStatisticsOutput: Encodable, Sendable {
         oldestStoredAt = statistics.oldestStoredAt
         hits = statistics.hits
         misses = statistics.misses
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(server, forKey: .server)
-        try container.encode(location, forKey: .location)
-        try container.encode(entries, forKey: .entries)
-        try container.encode(maximumEntries, forKey: .maximumEntries)
-        try container.encode(sizeOnDiskBytes, forKey: .sizeOnDiskBytes)
-        try container.encode(oldestStoredAt, forKey: .oldestStoredAt)
-        try container.encode(hits, forKey: .hits)
-        try container.encode(misses, forKey: .misses)
     }
 
     func lines(now: Date) -> [String] {

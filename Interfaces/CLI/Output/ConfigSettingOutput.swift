@@ -20,19 +20,15 @@ struct ConfigSettingOutput: Encodable, Sendable {
 
     let key: String
     /// The effective value; `nil` when unset, and always for a secret.
-    let value: String?
-    let isSet: Bool
-    let isSecret: Bool
+    @Nullable var value: String?
+    /// Whether anything sets it: all a secret shows in place of its value.
+    let set: Bool
+    /// Whether the value is a secret, never printed.
+    let secret: Bool
     let source: Source
     let environmentVariable: String
     /// Why RiderKit will refuse the effective value, if it will (commands then exit 10).
-    let problem: String?
-
-    enum CodingKeys: String, CodingKey {
-        case key, value, source, secret, problem
-        case isSet = "set"
-        case environmentVariable = "environment_variable"
-    }
+    @Nullable var problem: String?
 
     /// - Parameters:
     ///   - fileValue: what the config file says, if anything.
@@ -40,7 +36,7 @@ struct ConfigSettingOutput: Encodable, Sendable {
     ///   - server: `--server`, which overrides `base_url`.
     init(_ key: ConfigKey, fileValue: String?, environment: [String: String], server: String?) {
         self.key = key.rawValue
-        isSecret = key.isSecret
+        secret = key.isSecret
         environmentVariable = key.environmentVariable
         let effective: String?
         if key == .baseURL, let server {
@@ -54,10 +50,10 @@ struct ConfigSettingOutput: Encodable, Sendable {
         } else {
             (effective, source) = (nil, .unset)
         }
-        isSet = effective != nil
-        value = isSecret ? nil : effective.map(Self.hidingUserinfo)
+        set = effective != nil
+        value = secret ? nil : effective.map(Self.hidingUserinfo)
         // RiderKit's reason names the value; a secret's reason is not shown, only that it is refused.
-        if let effective, source != .default, !isSecret {
+        if let effective, source != .default, !secret {
             do {
                 try key.check(effective)
                 problem = nil
@@ -85,21 +81,10 @@ struct ConfigSettingOutput: Encodable, Sendable {
         return String(bare[..<hostStart.upperBound]) + "<redacted>@" + String(bare[hostStart.upperBound...])
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(key, forKey: .key)
-        try container.encode(value, forKey: .value)
-        try container.encode(isSet, forKey: .isSet)
-        try container.encode(isSecret, forKey: .secret)
-        try container.encode(source, forKey: .source)
-        try container.encode(environmentVariable, forKey: .environmentVariable)
-        try container.encode(problem, forKey: .problem)
-    }
-
     /// The value column: `<redacted>` for a set secret, `-` for nothing.
     var shownValue: String {
-        guard isSet else { return "-" }
-        return isSecret ? "<redacted>" : (value ?? "-")
+        guard set else { return "-" }
+        return secret ? "<redacted>" : (value ?? "-")
     }
 
     /// The source column: `file`, `default`, `env RIDER_TIMEOUT`, `--server` or `-`.

@@ -9,12 +9,6 @@ struct ConfigShowOutput: Encodable, Sendable {
     /// Keys in the file RiderKit does not know: it refuses to start until they are removed.
     let unknownKeys: [String]
 
-    enum CodingKeys: String, CodingKey {
-        case file, settings
-        case fileExists = "file_exists"
-        case unknownKeys = "unknown_keys"
-    }
-
     init(_ document: ConfigFileDocument, environment: [String: String], server: String?) {
         file = document.file.path
         fileExists = document.exists

@@ -6,14 +6,8 @@ struct LoginOutput: Encodable, Sendable {
     let server: String
     let email: String
     let userID: String
-    let role: String?
-    let expiresAt: Date?
-
-    enum CodingKeys: String, CodingKey {
-        case server, email, role
-        case userID = "user_id"
-        case expiresAt = "expires_at"
-    }
+    @Nullable var role: String?
+    @Nullable var expiresAt: Date?
 
     init(server: String, email: String, session: Session) {
         self.server = server
@@ -21,15 +15,6 @@ struct LoginOutput: Encodable, Sendable {
         userID = session.userID.rawValue
         role = session.role?.rawValue
         expiresAt = session.expiresAt
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(server, forKey: .server)
-        try container.encode(email, forKey: .email)
-        try container.encode(userID, forKey: .userID)
-        try container.encode(role, forKey: .role)
-        try container.encode(expiresAt, forKey: .expiresAt)
     }
 
     var line: String {

@@ -6,21 +6,11 @@ struct PreferencesOutput: Encodable, Sendable {
         let rideInvitations: Bool
         let messages: Bool
         let newsletter: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case messages, newsletter
-            case rideInvitations = "ride_invitations"
-        }
     }
 
     struct Visibility: Encodable, Sendable {
         let profile: String
         let showBaseLocation: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case profile
-            case showBaseLocation = "show_base_location"
-        }
     }
 
     let notifications: Notifications

@@ -6,20 +6,11 @@ struct RiderOutput: Encodable, Sendable {
     let userID: String
     let displayName: String
     let riderType: String
-    let description: String?
-    let avatarURL: String?
+    @Nullable var description: String?
+    @Nullable var avatarURL: String?
     let sports: [String]
-    let updatedAt: Date?
-    let etag: String?
-
-    enum CodingKeys: String, CodingKey {
-        case description, sports, etag
-        case userID = "user_id"
-        case displayName = "display_name"
-        case riderType = "rider_type"
-        case avatarURL = "avatar_url"
-        case updatedAt = "updated_at"
-    }
+    @Nullable var updatedAt: Date?
+    @Nullable var etag: String?
 
     init(_ rider: Rider) {
         userID = rider.userID.rawValue
@@ -30,19 +21,6 @@ struct RiderOutput: Encodable, Sendable {
         sports = rider.sports
         updatedAt = rider.updatedAt
         etag = rider.entityTag?.rawValue
-    }
-
-    // Written out so absent values appear as `null`: scripts see the same keys every time.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(userID, forKey: .userID)
-        try container.encode(displayName, forKey: .displayName)
-        try container.encode(riderType, forKey: .riderType)
-        try container.encode(description, forKey: .description)
-        try container.encode(avatarURL, forKey: .avatarURL)
-        try container.encode(sports, forKey: .sports)
-        try container.encode(updatedAt, forKey: .updatedAt)
-        try container.encode(etag, forKey: .etag)
     }
 
     var lines: [String] {

@@ -8,11 +8,6 @@ struct UserListOutput: Encodable, Sendable {
     let hasNext: Bool
     let users: [UserOutput]
 
-    enum CodingKeys: String, CodingKey {
-        case total, page, limit, users
-        case hasNext = "has_next"
-    }
-
     init(_ page: UserPage) {
         total = page.total
         self.page = page.page

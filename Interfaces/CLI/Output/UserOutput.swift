@@ -7,15 +7,8 @@ struct UserOutput: Encodable, Sendable {
     let email: String
     let displayName: String
     let role: String
-    let riderType: String?
-    let createdAt: Date?
-
-    enum CodingKeys: String, CodingKey {
-        case id, email, role
-        case displayName = "display_name"
-        case riderType = "rider_type"
-        case createdAt = "created_at"
-    }
+    @Nullable var riderType: String?
+    @Nullable var createdAt: Date?
 
     init(_ user: User) {
         id = user.id.rawValue
@@ -24,17 +17,6 @@ struct UserOutput: Encodable, Sendable {
         role = user.role.rawValue
         riderType = user.riderType?.rawValue
         createdAt = user.createdAt
-    }
-
-    // Written out so absent values appear as `null`: scripts see the same keys every time.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(email, forKey: .email)
-        try container.encode(displayName, forKey: .displayName)
-        try container.encode(role, forKey: .role)
-        try container.encode(riderType, forKey: .riderType)
-        try container.encode(createdAt, forKey: .createdAt)
     }
 
     var lines: [String] { HumanFormat.block(fields) }

@@ -12,11 +12,6 @@ struct UserPageOutput: Encodable, Sendable {
     let users: [UserOutput]
     let cache: CacheInfoOutput
 
-    enum CodingKeys: String, CodingKey {
-        case query, total, page, limit, users, cache
-        case hasNext = "has_next"
-    }
-
     init(_ page: UserPage, query: String, now: Date) {
         self.query = query
         total = page.total

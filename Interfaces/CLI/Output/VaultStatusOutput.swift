@@ -8,35 +8,13 @@ struct VaultStatusOutput: Encodable, Sendable {
     let reason: String
     let location: String
     /// The keyring item's label, when the session is in the keyring.
-    let itemLabel: String?
+    @Nullable var itemLabel: String?
     /// Whether the backend can be read now: the keyring is unlocked, or the passphrase opens the file.
     let unlocked: Bool
     let signedIn: Bool
-    let userID: String?
+    @Nullable var userID: String?
     /// Why the backend cannot be read, when it cannot.
-    let problem: String?
-
-    enum CodingKeys: String, CodingKey {
-        case server, setting, backend, reason, location, unlocked, problem
-        case itemLabel = "item_label"
-        case signedIn = "signed_in"
-        case userID = "user_id"
-    }
-
-    // Written out so absent values appear as `null`: scripts see the same keys every time.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(server, forKey: .server)
-        try container.encode(setting, forKey: .setting)
-        try container.encode(backend, forKey: .backend)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(location, forKey: .location)
-        try container.encode(itemLabel, forKey: .itemLabel)
-        try container.encode(unlocked, forKey: .unlocked)
-        try container.encode(signedIn, forKey: .signedIn)
-        try container.encode(userID, forKey: .userID)
-        try container.encode(problem, forKey: .problem)
-    }
+    @Nullable var problem: String?
 
     /// Every value made terminal-safe: paths, labels, ids and problems come from files, the
     /// keyring and the server.

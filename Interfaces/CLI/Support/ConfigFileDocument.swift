@@ -68,7 +68,7 @@ struct ConfigFileDocument: Sendable {
     mutating func set(_ key: ConfigKey, to text: String) {
         switch key.kind {
         case .number:
-            values[key.rawValue] = Double(text).map(JSONValue.number) ?? .string(text)
+            values[key.rawValue] = JSONValue(number: text) ?? .string(text)
         case .flag:
             switch text.lowercased() {
             case "true", "yes", "1": values[key.rawValue] = .bool(true)

@@ -20,7 +20,7 @@ struct ConfigSettingOutputTests {
         let fallback = ConfigSettingOutput(.timeout, fileValue: nil, environment: [:], server: nil)
         #expect(fallback.value == "15" && fallback.source == .default)
         let nothing = ConfigSettingOutput(.scope, fileValue: nil, environment: [:], server: nil)
-        #expect(nothing.value == nil && !nothing.isSet && nothing.source == .unset && nothing.shownValue == "-")
+        #expect(nothing.value == nil && !nothing.set && nothing.source == .unset && nothing.shownValue == "-")
     }
 
     @Test("a password in a URL's userinfo is never shown: the value says <redacted>@, the problem says why")
@@ -45,7 +45,7 @@ struct ConfigSettingOutputTests {
         let secret = "the-client-secret-value"
         for (file, environment) in [(secret, [String: String]()), (nil, ["RIDER_CLIENT_SECRET": secret])] {
             let setting = ConfigSettingOutput(.clientSecret, fileValue: file, environment: environment, server: nil)
-            #expect(setting.isSet && setting.value == nil && setting.shownValue == "<redacted>")
+            #expect(setting.set && setting.value == nil && setting.shownValue == "<redacted>")
             #expect(!setting.row.joined().contains(secret))
             #expect(!(JSONOutput.string(setting) ?? secret).contains(secret))
         }

@@ -75,7 +75,7 @@ struct ConfigFileDocumentTests {
         #expect(removed)
         try document.write()
         let reread = try ConfigFileDocument(reading: file)
-        #expect(reread.values["my_note"] == .object(["a": .array([.number(1), .bool(true), .null, .string("x")])]))
+        #expect(reread.values["my_note"] == .object(["a": .array([.integer(1), .bool(true), .null, .string("x")])]))
         #expect(reread.values["ratio"] == .number(1.5))
         #expect(reread.text(for: .vault) == "memory")
         #expect(reread.text(for: .timeout) == nil)

@@ -1,17 +1,20 @@
 import Foundation
 
-/// Any JSON value, for documents whose members this client does not all know (preferences):
-/// decoding and encoding it again keeps every member, known or not.
-enum ContractJSON: Codable, Hashable, Sendable {
+/// Any JSON value, for documents whose members this client does not all know (the preferences,
+/// `rider`'s config file): decoding and encoding it again keeps every member, known or not.
+///
+/// The client's one such type; `package` because only the contract layer and `rider` read it.
+/// The reference server keeps its own: it shares no code with the client.
+package enum JSONValue: Codable, Hashable, Sendable {
     case null
     case bool(Bool)
     case integer(Int)
     case number(Double)
     case string(String)
-    case array([ContractJSON])
-    case object([String: ContractJSON])
+    case array([JSONValue])
+    case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -23,14 +26,14 @@ enum ContractJSON: Codable, Hashable, Sendable {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([ContractJSON].self) {
+        } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: ContractJSON].self))
+            self = .object(try container.decode([String: JSONValue].self))
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -44,7 +47,7 @@ enum ContractJSON: Codable, Hashable, Sendable {
     }
 
     /// The members of an object; `nil` for anything else.
-    var object: [String: ContractJSON]? {
+    package var object: [String: JSONValue]? {
         if case .object(let members) = self { return members }
         return nil
     }
