@@ -260,6 +260,9 @@ public actor SessionEngine {
         phase = .signedOut
         // Let it finish first all the same: it must not write its session after the removal.
         if let refreshInFlight { _ = try? await refreshInFlight.value }
+        // A sign-in that completed while we waited is signed out too: the vault entry goes next,
+        // and memory must not keep a session the vault no longer has.
+        phase = .signedOut
         try await vault.removeSession()
         publish(.signedOut(reason: .loggedOut))
     }
