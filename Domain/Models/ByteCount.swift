@@ -4,14 +4,14 @@ import Foundation
 ///
 /// Binary units, because limits are set in them (5 MiB is 5,242,880 bytes), and rounded down
 /// to one decimal, so a file just over a limit never reads as under it.
-public struct ByteCount: Hashable, Sendable, CustomStringConvertible {
-    public var bytes: Int
+package struct ByteCount: Hashable, Sendable, CustomStringConvertible {
+    package var bytes: Int
 
-    public init(_ bytes: Int) {
+    package init(_ bytes: Int) {
         self.bytes = bytes
     }
 
-    public var description: String {
+    package var description: String {
         let kibibyte = 1024.0, mebibyte = 1024.0 * 1024.0
         let value = Double(bytes)
         if value < kibibyte { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }

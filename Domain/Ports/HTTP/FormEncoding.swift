@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Everything but `A–Z a–z 0–9 * - . _` is percent-encoded, so a token holding `+`, `/` or `=`
 /// reaches the server intact.
-public enum FormEncoding {
+package enum FormEncoding {
     private static let unreserved: Set<UInt8> = Set(
         Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._".utf8))
 
@@ -13,13 +13,13 @@ public enum FormEncoding {
     ///   - pairs: names and values, sent in this order.
     ///   - spaceAsPlus: `true` for form bodies; `false` writes `%20`, which every server
     ///     reads as a space in a query string.
-    public static func encode(_ pairs: [(String, String)], spaceAsPlus: Bool = true) -> String {
+    package static func encode(_ pairs: [(String, String)], spaceAsPlus: Bool = true) -> String {
         pairs.map { "\(escape($0.0, spaceAsPlus: spaceAsPlus))=\(escape($0.1, spaceAsPlus: spaceAsPlus))" }
             .joined(separator: "&")
     }
 
     /// Decodes a form body into pairs, in order; `+` is a space.
-    public static func decode(_ string: String) -> [(String, String)] {
+    package static func decode(_ string: String) -> [(String, String)] {
         string.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = unescape(String(parts[0]))
@@ -32,7 +32,7 @@ public enum FormEncoding {
     /// - Parameters:
     ///   - string: the name or value.
     ///   - spaceAsPlus: `true` writes a space as `+` (form bodies), `false` as `%20`.
-    public static func escape(_ string: String, spaceAsPlus: Bool) -> String {
+    package static func escape(_ string: String, spaceAsPlus: Bool) -> String {
         var result = ""
         result.reserveCapacity(string.utf8.count)
         for byte in string.utf8 {

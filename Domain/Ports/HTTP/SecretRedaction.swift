@@ -5,10 +5,10 @@ import Foundation
 ///
 /// One rule for everything that prints or stores a message — a test double's failure report, a
 /// recording of a session — so none of them can forget a field the others leave out.
-public enum SecretRedaction {
+package enum SecretRedaction {
     /// Replaces one secret: given the field's name and its value as text, returns what to put
     /// in its place.
-    public typealias Replacement = (_ field: String, _ value: String) -> String
+    package typealias Replacement = (_ field: String, _ value: String) -> String
 
     private static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
@@ -16,7 +16,7 @@ public enum SecretRedaction {
     /// `Set-Cookie`, or any header whose name speaks of a token, secret, password or API key.
     /// - Parameter name: the header's name, in any case.
     /// - Returns: `true` when its value must not be printed or stored.
-    public static func isSecretHeader(_ name: String) -> Bool {
+    package static func isSecretHeader(_ name: String) -> Bool {
         let name = name.lowercased()
         return secretHeaders.contains(name) || ["token", "secret", "password", "api-key", "apikey"].contains {
             name.contains($0)
@@ -27,7 +27,7 @@ public enum SecretRedaction {
     /// (`access_token`, `refresh_token`, `id_token`), `*password*`, `*secret*` (`client_secret`).
     /// - Parameter name: the key or field name.
     /// - Returns: `true` when its value must not be printed or stored.
-    public static func isSecretField(_ name: String) -> Bool {
+    package static func isSecretField(_ name: String) -> Bool {
         isTokenField(name) || name.lowercased().contains("password") || name.lowercased().contains("secret")
     }
 
@@ -35,7 +35,7 @@ public enum SecretRedaction {
     /// to a password or client secret that only ever goes out.
     /// - Parameter name: the key or field name.
     /// - Returns: `true` for a token field.
-    public static func isTokenField(_ name: String) -> Bool {
+    package static func isTokenField(_ name: String) -> Bool {
         let name = name.lowercased()
         return name == "token" || name.hasSuffix("_token")
     }
@@ -49,7 +49,7 @@ public enum SecretRedaction {
     ///   - replacement: what each secret becomes.
     /// - Returns: the document with sorted keys and how many values were replaced, or `nil` when
     ///   `body` is not JSON.
-    public static func redactingJSON(_ body: Data, replacement: Replacement) -> (data: Data, redacted: Int)? {
+    package static func redactingJSON(_ body: Data, replacement: Replacement) -> (data: Data, redacted: Int)? {
         guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { return nil }
         var redacted = 0
         let result = redact(json, replacement: replacement, count: &redacted)
@@ -62,7 +62,7 @@ public enum SecretRedaction {
     ///   - pairs: the fields in order.
     ///   - replacement: what each secret becomes.
     /// - Returns: the pairs in the same order and how many values were replaced.
-    public static func redactingFields(_ pairs: [(String, String)],
+    package static func redactingFields(_ pairs: [(String, String)],
                                        replacement: Replacement) -> (pairs: [(String, String)], redacted: Int) {
         var redacted = 0
         let result = pairs.map { name, value in
@@ -76,7 +76,7 @@ public enum SecretRedaction {
     /// Whether a `Content-Type` is a form body (`application/x-www-form-urlencoded`).
     /// - Parameter contentType: the header's value, if any.
     /// - Returns: `true` for a form.
-    public static func isForm(_ contentType: String?) -> Bool {
+    package static func isForm(_ contentType: String?) -> Bool {
         contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
     }
 
