@@ -2,8 +2,8 @@ import Foundation
 import RiderKit
 import Testing
 
-/// `rider` killed with SIGKILL at varying moments of login, refresh and cache writes (issue #7,
-/// item 7). After every kill the session file still opens, the cache still opens, and the next
+/// `rider` killed with SIGKILL at varying moments of login, refresh and cache writes, as a
+/// closed laptop lid or an OOM kill would. After every kill the session file still opens, the cache still opens, and the next
 /// run either works or says plainly to log in again — it never reports a damaged vault or cache.
 ///
 /// The one state a kill can leave that needs the user: killed after the server rotated the
@@ -15,7 +15,7 @@ import Testing
 @Suite("rider killed with SIGKILL mid-operation")
 struct CrashSafetyTests {
     /// Few rounds: each is a `rider` process deriving a scrypt key, and `make test` runs this
-    /// next to every other suite on two cores.
+    /// next to every other suite.
     static let rounds = 9
 
     /// The operations to interrupt, in turn: login, refresh, and a search that writes the cache.

@@ -2,7 +2,7 @@ import Foundation
 import RiderReferenceServer
 import Testing
 
-/// #21: a rotated refresh token is never lost to a keyring that fails a save. `rider` runs
+/// A rotated refresh token is never lost to a keyring that fails a save. `rider` runs
 /// against a stub Secret Service (scripts/with-stub-keyring.sh) that is told, between commands,
 /// to accept, refuse or stall writes, while the reference server rotates the refresh token on
 /// every refresh and ends the whole sign-in when a retired one comes back (reuse detection, RFC

@@ -9,8 +9,8 @@ import Testing
 import TestSupport
 
 /// The library as an app embeds it (`RiderKit.live`, encrypted session file, SQLite cache) over a
-/// whole session against the reference server, with every logger at trace level (issue #7,
-/// items 3 and 4). The CLI's own output is covered by ``SecretHygieneTests``.
+/// whole session against the reference server, with every logger at trace level, since a secret
+/// written anywhere outlives the session. The CLI's own output is covered by ``SecretHygieneTests``.
 @Suite("RiderKit: no secret in any log line, error or file; private modes after every write")
 struct SecretHygieneAcrossTheStackTests {
     static let passphrase = "SECRET-vault-passphrase-4711"

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 23 item 2 (a rider's name cannot drive your terminal) and the CLI parts of item 8 (a
-/// secret is never typed with echo on; echo comes back whatever ends or stops a password prompt),
-/// through the built `rider` executable.
+/// A rider's name cannot drive your terminal, a secret is never typed with echo on, and echo
+/// comes back whatever ends or stops a password prompt: through the built `rider` executable on a
+/// real pseudo-terminal, because only a terminal shows what escape sequences and echo settings do.
 @Suite("rider CLI: terminal safety", .serialized)
 struct TerminalSafetyTests {
     private static let name = "Zed\u{1B}]0;PWNED\u{07}\u{1B}[31mRED\u{1B}[0m\rFAKE"

@@ -5,7 +5,7 @@ import RiderKitTesting
 import Synchronization
 import Testing
 
-/// #21: once the server has rotated the refresh token the old one is retired, so a save the
+/// Once the server has rotated the refresh token the old one is retired, so a save the
 /// keyring refuses or stalls must not lose the new one. A keyring double that refuses or stalls
 /// writes stands in front of a real encrypted file in a private folder.
 @Suite("Automatic vault: a save the keyring refuses is never lost")

@@ -107,8 +107,8 @@ struct ReauthenticationTests {
         #expect(harness.transport.requests(.post, "/auth/token").filter { $0.formFields["grant_type"] == "password" }.count == 1)
     }
 
-    // Issue #9: this request once read "no session" while the engine was removing the expired
-    // one, took it for "never signed in" and failed with .notSignedIn instead of waiting.
+    // Such a request once read "no session" while the engine was removing the expired one, took
+    // it for "never signed in" and failed with .notSignedIn instead of waiting.
     @Test("a request that starts while the expired session is being removed waits for the same question; both succeed")
     func requestStartingDuringExpiry() async throws {
         let harness = try UseCaseHarness.signedIn()

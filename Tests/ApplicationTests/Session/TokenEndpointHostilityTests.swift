@@ -5,7 +5,8 @@ import Testing
 import TestSupport
 
 /// A token endpoint that answers a refresh badly: each answer gets a typed error, and the session
-/// in the vault is removed only when the refresh token is known to be dead (issue #7, item 2).
+/// in the vault is removed only when the refresh token is known to be dead: a garbled answer
+/// must not cost a session that still works.
 @Suite("Session engine: a hostile token endpoint during refresh")
 struct TokenEndpointHostilityTests {
     /// What the engine must do with one bad refresh answer.

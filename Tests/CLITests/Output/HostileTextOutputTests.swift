@@ -3,7 +3,7 @@ import Foundation
 import RiderKit
 import Testing
 
-/// Issue 23 item 2: a rider registered as `Zed\e]0;PWNED\a\e[31mRED\e[0m\rFAKE` must not
+/// Text from the server is written by other riders, so it is never trusted: a rider registered as `Zed\e]0;PWNED\a\e[31mRED\e[0m\rFAKE` must not
 /// retitle the window, colour the screen or forge a line when someone lists, shows or conflicts
 /// with them; `--json` still carries the exact name.
 @Suite("CLI terminal safety: what another rider typed is shown, never obeyed by the terminal")

@@ -6,7 +6,7 @@ import TestSupport
 /// Runs `body` with a fresh reference server (TestSupport's `withReferenceServer`) and a sandbox
 /// pointed at it; returns once the server has stopped and the sandbox is gone, whatever happened.
 func withSandboxedReferenceServer(
-    // Access tokens outlive the slowest run on a loaded 2-core machine, so no refresh happens
+    // Access tokens outlive the slowest run on the slowest runner, so no refresh happens
     // unless a test asks for one (`expireAccessTokens`).
     _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(seedUsers: 300,
                                                                                  accessTokenTTL: .seconds(3600)),

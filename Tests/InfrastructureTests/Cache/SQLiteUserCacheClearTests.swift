@@ -5,7 +5,7 @@ import RiderInfrastructure
 import TestSupport
 import Testing
 
-/// Issue 23 item 8: clearing the cache leaves no user on the disk, including in the damaged
+/// Clearing the cache (and a logout that clears it) promises no user is left on the disk, including in the damaged
 /// copies that recoveries moved aside.
 @Suite("SQLiteUserCache: clearing removes moved-aside copies")
 struct SQLiteUserCacheClearTests {

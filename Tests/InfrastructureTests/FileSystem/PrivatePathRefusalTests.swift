@@ -47,7 +47,8 @@ struct PrivatePathUse: Sendable, CustomTestStringConvertible {
     static let all = [vault, recording, userCache, sportCatalogue]
 }
 
-/// Issue 23 item 4: existing folders and files are refused, never chmodded; only what RiderKit
+/// Existing folders and files others could change are refused, never chmodded (a chmod would
+/// quietly repair what someone else may have tampered with); only what RiderKit
 /// creates is made 0700. Real folders in the temporary directory, which is under `/tmp` (1777,
 /// root's): that it works at all shows a sticky shared folder is accepted above the file's.
 @Suite("Private paths: refused, not repaired")

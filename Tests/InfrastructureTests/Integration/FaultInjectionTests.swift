@@ -8,7 +8,8 @@ import Testing
 import TestSupport
 
 /// The real client stack (each HTTP transport, session engine, SQLite cache file) talking to the
-/// reference server through ``FaultInjectingProxy`` (issue #7, item 1). Each scenario asserts
+/// reference server through ``FaultInjectingProxy``, which breaks the network the way real ones
+/// break. Each scenario asserts
 /// the typed error, how many attempts the proxy saw and how many reached the server, and that
 /// the vault and the cache are intact afterwards.
 @Suite("Faults between client and server", .serialized)

@@ -7,7 +7,8 @@ import RiderReferenceServer
 import Testing
 import TestSupport
 
-/// The soak behind `make stress` (issue #7, item 6): many tasks share one session and read and
+/// The soak behind `make stress`, for races that only show over time: many tasks share one
+/// session and read and
 /// write for a bounded time against the reference server with a 2 s access token lifetime.
 /// Skipped unless `RIDER_STRESS_SECONDS` is set; not part of `make test`.
 @Suite("Soak: many tasks, short-lived tokens",

@@ -7,7 +7,7 @@ import TestSupport
 /// A loopback HTTP/1.1 proxy in front of the reference server that misbehaves on cue: per route
 /// (`"POST /auth/token"`) and per request number, it forwards the request, drops the connection
 /// before or after forwarding, answers in the server's place, or cuts the body short
-/// (issue #7, item 1). It counts what it saw and what reached the server.
+/// — the failures a real network produces. It counts what it saw and what reached the server.
 ///
 /// A thread per connection (``LoopbackListener``); every answer closes its connection, so each
 /// request is one connection and one count.

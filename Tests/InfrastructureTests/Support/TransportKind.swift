@@ -11,7 +11,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
     var testDescription: String { rawValue }
 
-    /// Generous default timeout: the suite shares two cores, and a request that times out in a
+    /// Generous default timeout: the whole suite runs at once, and a request that times out in a
     /// queue would turn a correctness test into a speed test.
     func make(timeout: TimeInterval = 60, maximumResponseBytes: Int = 8 << 20) -> any HTTPTransport {
         switch self {

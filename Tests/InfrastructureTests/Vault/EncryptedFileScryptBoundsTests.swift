@@ -4,7 +4,8 @@ import RiderDomain
 import Synchronization
 import Testing
 
-/// Issue 23 item 5: a session file cannot make unlocking take gigabytes or minutes, and whatever
+/// A session file is data from the disk, so a crafted one cannot make unlocking take gigabytes or
+/// minutes, and whatever
 /// parameters a file was written with, the next save uses the standard ones.
 @Suite("Encrypted file token vault: bounded scrypt costs")
 struct EncryptedFileScryptBoundsTests {

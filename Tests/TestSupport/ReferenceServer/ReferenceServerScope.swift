@@ -10,7 +10,7 @@ public import RiderReferenceServer
 ///
 /// - Parameters:
 ///   - configuration: the server's settings; by default 200 seeded users and access tokens that
-///     outlive the slowest test on a loaded 2-core machine, so no refresh happens unless a test
+///     outlive the slowest test on the slowest runner, so no refresh happens unless a test
 ///     asks for one (`store.expireAccessTokens()`).
 ///   - body: the test, given the running server.
 /// - Returns: what `body` returns.

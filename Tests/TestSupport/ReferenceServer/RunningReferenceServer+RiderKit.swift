@@ -8,7 +8,7 @@ extension RunningReferenceServer {
     /// server: the default AsyncHTTPClient transport with no proxy, the session vault in memory, so
     /// nothing is written unless the cache is told to be a file.
     ///
-    /// Timeouts are generous: the whole suite shares two cores, and a request that times out in a
+    /// Timeouts are generous: the whole suite runs at once, and a request that times out in a
     /// queue would turn a correctness test into a speed test.
     /// - Parameters:
     ///   - api: the server's address, paths and client; this server's address and the contract's
