@@ -91,7 +91,7 @@ public actor EncryptedFileTokenVault: TokenVault {
         guard fileMayExist else { return nil }
         // A damaged or costly header, or another server's file, is refused before anyone is
         // asked for a passphrase.
-        try await checkHeaderOfFile()
+        try await checkHeaderBeforeAskingForPassphrase()
         let passphrase = try await resolvedPassphrase()
         return try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in
@@ -103,7 +103,7 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// Replaces the stored session, keeping the file's salt so the cached key still applies.
     /// - Throws: ``VaultError``; an existing file this passphrase cannot open is left untouched.
     public func save(_ session: Session) async throws(VaultError) {
-        if fileMayExist { try await checkHeaderOfFile() }
+        if fileMayExist { try await checkHeaderBeforeAskingForPassphrase() }
         let passphrase = try await resolvedPassphrase()
         let parameters = self.parameters
         try await BlockingWork.run { [self] () throws(VaultError) in
@@ -132,7 +132,7 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// only ever removed by ``reset()``.
     public func remove() async throws(VaultError) {
         guard fileMayExist else { return }
-        try await checkHeaderOfFile()
+        try await checkHeaderBeforeAskingForPassphrase()
         let passphrase = try await resolvedPassphrase()
         try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
@@ -223,10 +223,14 @@ public actor EncryptedFileTokenVault: TokenVault {
         }
     }
 
-    /// Reads the header alone: a damaged file, one whose scrypt parameters are out of bounds, or
-    /// another server's file is refused before anyone is asked for a passphrase and before any
-    /// key is derived.
-    private func checkHeaderOfFile() async throws(VaultError) {
+    /// Reads the header alone, while no passphrase has been asked for yet: a damaged file, one
+    /// whose scrypt parameters are out of bounds, or another server's file is refused before
+    /// anyone is asked for a passphrase and before any key is derived.
+    ///
+    /// Once the passphrase is known the read itself makes the same checks, in the same order,
+    /// before it derives a key, so every later read opens the file once instead of twice.
+    private func checkHeaderBeforeAskingForPassphrase() async throws(VaultError) {
+        guard passphrase == nil else { return }
         try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in
                 guard let data = try PrivateFile.read(file) else { return }
