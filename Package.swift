@@ -159,7 +159,7 @@ let package = Package(
             // The reference server and the composition root: `withReferenceServer` and a RiderKit
             // pointed at it, one harness for every suite that talks to the server.
             dependencies: ["RiderDomain", "RiderApplication", "RiderInfrastructure", "RiderKit", "RiderKitTesting",
-                           "RiderReferenceServer"],
+                           "RiderReferenceServer", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
@@ -195,7 +195,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RiderKitTests",
-            dependencies: ["RiderKit", "RiderKitTesting", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RiderKit", "RiderKitTesting", "TestSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tests/RiderKitTests",
             swiftSettings: strict
         ),

@@ -1,9 +1,8 @@
 import Foundation
-import Logging
 import RiderKit
 import RiderKitTesting
-import Synchronization
 import Testing
+import TestSupport
 
 /// Once the server has rotated the refresh token the old one is retired, so a save the
 /// keyring refuses or stalls must not lose the new one. A keyring double that refuses or stalls
@@ -15,7 +14,7 @@ struct AutomaticTokenVaultFallbackTests {
         let place = try Place()
         defer { place.remove() }
         let keyring = FlakyKeyring(holding: Fixtures.session(), writes: .refused)
-        let warnings = Lines()
+        let warnings = CapturingLogLines()
         let vault = place.automatic(keyring, warnings: warnings)
         let transport = StubTransport()
         transport.stub(.post, "/auth/token", times: 1, with: .successful(
@@ -177,12 +176,8 @@ private struct Place {
         EncryptedFileTokenVault(file: vaultFile, passphrase: .fixed("fallback test passphrase"))
     }
 
-    func automatic(_ keyring: FlakyKeyring, warnings: Lines? = nil) -> AutomaticTokenVault {
-        var logger: Logger?
-        if let warnings {
-            logger = Logger(label: "test.warnings") { _ in LineHandler(lines: warnings) }
-        }
-        return AutomaticTokenVault(probing: keyring, file: file(), warnings: logger)
+    func automatic(_ keyring: FlakyKeyring, warnings: CapturingLogLines? = nil) -> AutomaticTokenVault {
+        AutomaticTokenVault(probing: keyring, file: file(), warnings: warnings?.logger(label: "test.warnings"))
     }
 
     func markerMode() throws -> Int {
@@ -191,25 +186,6 @@ private struct Place {
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
-}
-
-private final class Lines: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
-}
-
-private struct LineHandler: LogHandler {
-    let lines: Lines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) { lines.append("\(event.level) \(event.message)") }
 }
 
 private extension Array {

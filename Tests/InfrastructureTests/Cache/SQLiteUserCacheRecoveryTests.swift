@@ -5,6 +5,7 @@ import Logging
 import RiderDomain
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("SQLiteUserCache: recovery from damaged files")
 struct SQLiteUserCacheRecoveryTests {
