@@ -130,15 +130,19 @@ struct SessionBindingTests {
           .enabled(if: Keyring.expected, "needs a keyring: run through scripts/with-keyring.sh (make test does)"))
     func keyringItemIsBound() async throws {
         let service = Keyring.uniqueService()
-        let original = SecretServiceTokenVault(binding: SessionBinding(apiOrigin: service))
+        let original = SecretServiceTokenVault(binding: SessionBinding(apiOrigin: service), timeout: Keyring.timeout)
         try await original.saveSession(session)
-        defer { Task { try? await original.removeSession() } }
 
         let moved = SecretServiceTokenVault(binding: SessionBinding(apiOrigin: service,
-                                                                    tokenEndpointOrigin: "https://login.example.com"))
-        await #expect(throws: RiderError.self) { try await moved.loadSession() }
+                                                                    tokenEndpointOrigin: "https://login.example.com"),
+                                            timeout: Keyring.timeout)
+        let refusal = await #expect(throws: VaultError.self) { try await moved.load() }
+        if case .boundToAnotherServer? = refusal {} else {
+            Issue.record("expected .boundToAnotherServer, got \(String(describing: refusal))")
+        }
         #expect(try await original.loadSession() == session)
-        #expect(try await SecretServiceTokenVault(binding: SessionBinding(apiOrigin: Keyring.uniqueService()))
-                    .loadSession() == nil)
+        #expect(try await SecretServiceTokenVault(binding: SessionBinding(apiOrigin: Keyring.uniqueService()),
+                                                  timeout: Keyring.timeout).loadSession() == nil)
+        try await original.removeSession()
     }
 }
