@@ -58,9 +58,11 @@ test-swift:
 # provider instead of gnome-keyring: the vault against the real daemon, and login → three
 # refreshes → whoami → logout through rider with secret-tool reading the item in between. A
 # missing keepassxc fails here (scripts/with-keepassxc.sh), it is never skipped.
+# One test at a time: KeePassXC 2.7.4 once segfaulted with several Secret Service clients
+# talking to it at once (the tests are about what it stores, not about its concurrency).
 KEEPASSXC_TESTS := SecretServiceTokenVaultTests|SecretServiceProviderTests|KeyringProviderFlowTests|VaultCommandTests/keyringAndMigration
 test-keepassxc:
-	RIDER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/with-keepassxc.sh $(SWIFT) test --skip-build \
+	RIDER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" scripts/with-keepassxc.sh $(SWIFT) test --skip-build --no-parallel \
 	  --filter '$(KEEPASSXC_TESTS)'
 
 # Under ThreadSanitizer (Sanitizers/: Domain, Application and Infrastructure with GRDB, swift-crypto

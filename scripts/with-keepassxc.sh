@@ -43,11 +43,29 @@ if [ "${RIDER_KEEPASSXC_INNER:-}" != 1 ]; then
   chmod 700 "$scratch"
   mkdir -m 700 "$scratch/home" "$scratch/runtime" "$scratch/tmp"
   trap 'rm -rf "$scratch"' EXIT
+  # The standard session bus minus service activation: if KeePassXC dies, a call to
+  # org.freedesktop.secrets must fail, not quietly start gnome-keyring and let the tests pass
+  # against the wrong provider.
+  cat > "$scratch/bus.conf" <<XML
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <keep_umask/>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+XML
   status=0
   # The command keeps the caller's HOME and TMPDIR (SwiftPM, the tests' own folders); only
   # KeePassXC gets the throwaway ones.
   RIDER_KEEPASSXC_INNER=1 RIDER_KEEPASSXC_SCRATCH="$scratch" XDG_RUNTIME_DIR="$scratch/runtime" \
-    dbus-run-session -- "$0" "$@" || status=$?
+    dbus-run-session --config-file="$scratch/bus.conf" -- "$0" "$@" || status=$?
   exit $status
 fi
 
