@@ -53,6 +53,8 @@ struct KeyringSaveFailureTests {
                 ["bash", script.path, steps.path, try RiderProcess.executable().path],
                 environment: sandbox.environment.merging([
                     "ORIGIN": origin, "DEMO_EMAIL": Demo.email, "DEMO_PASSWORD": Demo.password,
+                    // A hang detector, not a speed limit: the test is about where the session lands.
+                    "RIDER_TIMEOUT": "60",
                     "RIDER_STUB_KEYRING_MODE_FILE": sandbox.root.appendingPathComponent("io/stub-mode").path,
                 ]) { $1 })
             #expect(status == 0, "the stub keyring session ran")
