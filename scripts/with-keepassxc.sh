@@ -26,6 +26,8 @@
 # The command's exit status is this script's. Inside, RIDER_TEST_KEYRING=1 tells the tests a
 # keyring is expected (a missing one fails them) and RIDER_TEST_KEYRING_PROVIDER=keepassxc which.
 set -euo pipefail
+# shellcheck source=secret-service-bus.sh
+. "$(dirname "${BASH_SOURCE[0]}")/secret-service-bus.sh"
 
 if [ $# -eq 0 ]; then
   echo "usage: with-keepassxc.sh COMMAND [ARGUMENT...]" >&2
@@ -43,24 +45,8 @@ if [ "${RIDER_KEEPASSXC_INNER:-}" != 1 ]; then
   chmod 700 "$scratch"
   mkdir -m 700 "$scratch/home" "$scratch/runtime" "$scratch/tmp"
   trap 'rm -rf "$scratch"' EXIT
-  # The standard session bus minus service activation: if KeePassXC dies, a call to
-  # org.freedesktop.secrets must fail, not quietly start gnome-keyring and let the tests pass
-  # against the wrong provider.
-  cat > "$scratch/bus.conf" <<XML
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <keep_umask/>
-  <listen>unix:tmpdir=/tmp</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-XML
+  # Without service activation (scripts/secret-service-bus.sh says why).
+  write_bus_config "$scratch/bus.conf"
   status=0
   # The command keeps the caller's HOME and TMPDIR (SwiftPM, the tests' own folders); only
   # KeePassXC gets the throwaway ones.
@@ -144,8 +130,7 @@ printf '%s\n%s\n' "$password" "$password" \
 printf '%s\n' "$password" | env "${keepassxc_env[@]}" keepassxc --config "$scratch/keepassxc.ini" \
   --localconfig "$scratch/keepassxc_local.ini" --pw-stdin "$database" >"$log" 2>&1 &
 keepassxc_pid=$!
-bus_pid=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-  org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.DBus 2>/dev/null | awk '/uint32/ { print $2 }')
+bus_pid=$(bus_name_owner_pid org.freedesktop.DBus)
 stop() {
   kill -TERM "$keepassxc_pid" 2>/dev/null || true
   for _ in $(seq 1 50); do kill -0 "$keepassxc_pid" 2>/dev/null || break; sleep 0.1; done
@@ -153,31 +138,7 @@ stop() {
   if [ -n "$bus_pid" ]; then kill -KILL "$bus_pid" 2>/dev/null || true; fi
 }
 
-secrets() {
-  dbus-send --session --print-reply --dest=org.freedesktop.secrets "$@" 2>/dev/null || true
-}
-
-# Never ask for org.freedesktop.secrets before KeePassXC owns it: the bus would start
-# gnome-keyring-daemon (its activation file is installed) and KeePassXC could not take the name.
-owner_pid() {
-  dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets 2>/dev/null \
-    | awk '/uint32/ { print $2 }'
-}
-ready=""
-for _ in $(seq 1 300); do
-  kill -0 "$keepassxc_pid" 2>/dev/null || break
-  if [ "$(owner_pid)" != "$keepassxc_pid" ]; then sleep 0.1; continue; fi
-  alias_path=$(secrets /org/freedesktop/secrets org.freedesktop.Secret.Service.ReadAlias string:default \
-                 | awk '/object path/ { gsub(/"/, "", $3); print $3 }')
-  if [ -n "$alias_path" ] && [ "$alias_path" != / ]; then
-    locked=$(secrets "$alias_path" org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection \
-               string:Locked | awk '/boolean/ { print $3 }')
-    if [ "$locked" = false ]; then ready=1; break; fi
-  fi
-  sleep 0.1
-done
-if [ -z "$ready" ]; then
+if ! wait_for_unlocked_secret_service "$keepassxc_pid" 300 0.1; then
   echo "with-keepassxc: KeePassXC did not serve an unlocked default collection within 30 s; its log:" >&2
   cat "$log" >&2
   stop

@@ -28,6 +28,8 @@
 # The command's exit status is this script's. Inside, RIDER_TEST_KEYRING=1 tells the tests a
 # keyring is expected (a missing one fails them) and RIDER_TEST_KEYRING_PROVIDER=stub which.
 set -euo pipefail
+# shellcheck source=secret-service-bus.sh
+. "$(dirname "${BASH_SOURCE[0]}")/secret-service-bus.sh"
 
 if [ $# -eq 0 ]; then
   echo "usage: with-stub-keyring.sh COMMAND [ARGUMENT...]" >&2
@@ -55,22 +57,7 @@ if [ "${RIDER_STUB_KEYRING_INNER:-}" != 1 ]; then
     mode_file="$scratch/mode"
     echo accept > "$mode_file"
   fi
-  # The standard session bus, minus <standard_session_servicedirs/>: nothing is ever activated.
-  cat > "$scratch/bus.conf" <<XML
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <keep_umask/>
-  <listen>unix:tmpdir=/tmp</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-XML
+  write_bus_config "$scratch/bus.conf"
   status=0
   RIDER_STUB_KEYRING_INNER=1 RIDER_STUB_KEYRING_SCRATCH="$scratch" RIDER_STUB_KEYRING_MODE_FILE="$mode_file" \
     XDG_RUNTIME_DIR="$scratch/runtime" \
@@ -85,36 +72,14 @@ log="$scratch/stub.log"
 
 HOME="$scratch/home" "$python" "$here/secret-service-stub.py" >"$log" 2>&1 &
 stub_pid=$!
-bus_pid=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-  org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.DBus 2>/dev/null | awk '/uint32/ { print $2 }')
+bus_pid=$(bus_name_owner_pid org.freedesktop.DBus)
 stop() {
   # `wait` reaps the stub, so bash does not report it as "Killed".
   { kill -KILL "$stub_pid"; wait "$stub_pid"; } 2>/dev/null || true
   if [ -n "$bus_pid" ]; then kill -KILL "$bus_pid" 2>/dev/null || true; fi
 }
 
-secrets() {
-  dbus-send --session --print-reply --dest=org.freedesktop.secrets "$@" 2>/dev/null || true
-}
-owner_pid() {
-  dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets 2>/dev/null \
-    | awk '/uint32/ { print $2 }'
-}
-ready=""
-for _ in $(seq 1 200); do
-  kill -0 "$stub_pid" 2>/dev/null || break
-  if [ "$(owner_pid)" != "$stub_pid" ]; then sleep 0.05; continue; fi
-  alias_path=$(secrets /org/freedesktop/secrets org.freedesktop.Secret.Service.ReadAlias string:default \
-                 | awk '/object path/ { gsub(/"/, "", $3); print $3 }')
-  if [ -n "$alias_path" ] && [ "$alias_path" != / ]; then
-    locked=$(secrets "$alias_path" org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Collection \
-               string:Locked | awk '/boolean/ { print $3 }')
-    if [ "$locked" = false ]; then ready=1; break; fi
-  fi
-  sleep 0.05
-done
-if [ -z "$ready" ]; then
+if ! wait_for_unlocked_secret_service "$stub_pid" 200 0.05; then
   echo "with-stub-keyring: the stub exited, or did not serve an unlocked default collection within 10 s; its log:" >&2
   cat "$log" >&2
   stop
