@@ -78,16 +78,8 @@ struct KeyringProviderFlowTests {
     /// The refresh token in the keyring item for `service`, read by secret-tool and decoded as
     /// docs/vault.md describes the secret: `riderkit:v2:` and base64url of the session's JSON.
     private static func storedRefreshToken(service: String) throws -> String {
-        let secret = try SecretToolProcess.run(["lookup", "xdg:schema", "org.riderkit.Session", "service", service])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let tag = "riderkit:v2:"
-        try #require(secret.hasPrefix(tag), "the secret is tagged")
-        var base64 = String(secret.dropFirst(tag.count))
-            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        let json = try #require(Data(base64Encoded: base64), "the secret is base64url")
-        let session = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
-        return try #require(session["refresh_token"] as? String, "the session has a refresh token")
+        try KeyringSecret.refreshToken(in: SecretToolProcess.run(["lookup", "xdg:schema", "org.riderkit.Session",
+                                                                  "service", service]))
     }
 }
 

@@ -132,17 +132,9 @@ private struct Step: CustomStringConvertible {
     var stderr: String { text("err") }
     var writes: Int { Int(text("writes").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
 
-    /// The refresh token in the keyring item, decoded as docs/vault.md describes the secret.
+    /// The refresh token in the keyring item the step looked up.
     func storedRefreshToken() throws -> String {
-        let secret = text("secret").trimmingCharacters(in: .whitespacesAndNewlines)
-        let tag = "riderkit:v2:"
-        try #require(secret.hasPrefix(tag), "the keyring item holds a tagged secret: \(self)")
-        var base64 = String(secret.dropFirst(tag.count))
-            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        let json = try #require(Data(base64Encoded: base64))
-        let session = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
-        return try #require(session["refresh_token"] as? String)
+        try KeyringSecret.refreshToken(in: text("secret"))
     }
 
     var description: String {
