@@ -23,6 +23,17 @@ extension API {
         return tokenEndpoint(form: form, grant: .refreshToken, in: configuration)
     }
 
+    /// The revocations that end `session` on the server, in order: the refresh token first, which
+    /// ends the whole grant (RFC 7009 §2.1), then the access token.
+    package static func revocations(of session: Session, in configuration: APIConfiguration) -> [Endpoint<Void>] {
+        var endpoints: [Endpoint<Void>] = []
+        if let refreshToken = session.refreshToken {
+            endpoints.append(revoke(refreshToken, hint: "refresh_token", in: configuration))
+        }
+        endpoints.append(revoke(session.accessToken, hint: "access_token", in: configuration))
+        return endpoints
+    }
+
     /// `POST {revokePath}` (RFC 7009). The server answers 200 even for unknown tokens.
     package static func revoke(_ token: String, hint: String, in configuration: APIConfiguration) -> Endpoint<Void> {
         var form = [("token", token), ("token_type_hint", hint)]

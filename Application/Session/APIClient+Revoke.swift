@@ -6,9 +6,8 @@ extension APIClient {
     /// (RFC 7009 §2.1), then the access token.
     /// - Throws: the first failure; the access token is then not attempted.
     func revoke(_ session: Session) async throws {
-        if let refreshToken = session.refreshToken {
-            try await send(API.revoke(refreshToken, hint: "refresh_token", in: configuration))
+        for revocation in API.revocations(of: session, in: configuration) {
+            try await send(revocation)
         }
-        try await send(API.revoke(session.accessToken, hint: "access_token", in: configuration))
     }
 }

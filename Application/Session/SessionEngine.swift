@@ -183,10 +183,9 @@ public actor SessionEngine {
         } revoke: { session in
             // The server issued tokens nobody can keep (for example the vault has no passphrase):
             // revoke them rather than leave a live refresh token behind.
-            if let refreshToken = session.refreshToken {
-                _ = try? await self.send(API.revoke(refreshToken, hint: "refresh_token", in: self.configuration))
+            for revocation in API.revocations(of: session, in: self.configuration) {
+                _ = try? await self.send(revocation)
             }
-            _ = try? await self.send(API.revoke(session.accessToken, hint: "access_token", in: self.configuration))
         }
     }
 
