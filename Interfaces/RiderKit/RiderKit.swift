@@ -195,8 +195,7 @@ public struct RiderKit: Sendable {
             configuration.transport ?? AsyncHTTPClientTransport(
                 configuration: .init(timeout: configuration.api.requestTimeout, proxies: configuration.proxies))
         }
-        let (wire, clock) = try configuration.recording?.make(network: network) ?? (network(), SystemClock())
-        let transport = wire
+        let (transport, clock) = try configuration.recording?.make(network: network) ?? (network(), SystemClock())
         let vaults = VaultFactory(configuration: configuration)
         let origin = configuration.api.origin
         var vault = vaults.make()
