@@ -35,8 +35,10 @@ public actor AutomaticTokenVault: TokenVault {
     private let logger: Logger?
     private let warnings: Logger?
     private var selection: VaultSelection?
-    /// Whether the keyring answered the probe: only then is it worth trying it again.
-    private var keyringAnswers = false
+    /// The keyring's collection when it answered the probe (unlocked); only then is it worth
+    /// trying it again.
+    private var answeringCollection: String?
+    private var keyringAnswers: Bool { answeringCollection != nil }
 
     /// - Parameters:
     ///   - keyring: tried first.
@@ -73,7 +75,7 @@ public actor AutomaticTokenVault: TokenVault {
         let chosen: VaultSelection
         do {
             let collection = try await keyring.checkAvailable()
-            keyringAnswers = true
+            answeringCollection = collection
             if let refusal = pendingRefusal() {
                 chosen = VaultSelection(backend: .encryptedFile(nil), reason: "the Secret Service answers, but it did "
                     + "not take the last save (\(refusal)), so the session is in the encrypted file until a save "
@@ -162,8 +164,8 @@ public actor AutomaticTokenVault: TokenVault {
         } catch {
             // Harmless: a stale file is only pointed out (`rider vault migrate`), never read first.
         }
-        let collection = (try? await keyring.checkAvailable()) ?? "default"
-        selection = keyringSelection(collection: collection)
+        // The probe already named the collection: no second round trip to the keyring.
+        selection = keyringSelection(collection: answeringCollection ?? "default")
         logger?.info("vault: the session is back in the keyring")
     }
 
