@@ -5,9 +5,9 @@ extension RiderError {
     /// Whether the server could not answer at all, so an answer from the cache (marked offline)
     /// is better than none. Refusals (401, 403, 404, 4xx) are answers, and are never papered over.
     var allowsCacheFallback: Bool {
-        switch self {
+        switch code {
         case .serverUnreachable, .timedOut, .rateLimited: true
-        case .server(let status, _): status >= 500
+        case .server: (status ?? 0) >= 500
         default: false
         }
     }

@@ -76,7 +76,7 @@ extension API {
                 try ContractCoding.decode(TokenResponseDTO.self, from: response.body, what: "the token response")
                     .toGrant(serverDate: response.headers["Date"].flatMap(HTTPDate.parse))
             },
-            mapError: { TokenErrorMapping.error(for: $0, grant: grant) })
+            mapError: { TokenErrorMapping.error(for: $0, grant: grant).answered(status: $0.status, problem: nil) })
         // The form holds a password or refresh token and maybe the client secret.
         endpoint.followsRedirects = false
         return endpoint

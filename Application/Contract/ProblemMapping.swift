@@ -7,6 +7,12 @@ package enum ProblemMapping {
     /// give the caller a useful error.
     @Sendable package static func error(for response: HTTPResponse) -> RiderError {
         let problem = try? JSONDecoder().decode(ProblemDTO.self, from: response.body)
+        return kind(of: response, problem: problem).answered(status: response.status, problem: problem.map {
+            ServerProblem(type: $0.type.map(clip), title: $0.title.map(clip), status: $0.status, detail: $0.detail.map(clip))
+        })
+    }
+
+    private static func kind(of response: HTTPResponse, problem: ProblemDTO?) -> RiderError {
         let detail = problem?.summary.map(clip)
         switch response.status {
         case 400, 422:

@@ -19,7 +19,7 @@ package struct MeasuringMiddleware: HTTPMiddleware {
             let response = try await next(request)
             metrics.record(.request(method: request.method, outcome: .status(response.status)))
             return response
-        } catch RiderError.timedOut {
+        } catch RiderError.Code.timedOut {
             metrics.record(.request(method: request.method, outcome: .timedOut))
             throw RiderError.timedOut
         } catch is CancellationError {

@@ -52,7 +52,7 @@ package struct RetryMiddleware: HTTPMiddleware {
         switch outcome {
         case .failure(let error):
             guard let error = error as? RiderError else { return nil }
-            switch error {
+            switch error.code {
             case .serverUnreachable, .timedOut: return policy.delay(beforeRetry: retry, random: random())
             default: return nil
             }

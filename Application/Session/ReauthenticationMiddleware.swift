@@ -27,7 +27,7 @@ package struct ReauthenticationMiddleware: HTTPMiddleware {
         let startedUnder = try? await sessions.standing().session
         do {
             return try await next(request)
-        } catch RiderError.sessionExpired {
+        } catch RiderError.Code.sessionExpired {
             // Nobody was signed in when this request started: there is nothing of its own to renew.
             guard let startedUnder else { throw RiderError.sessionExpired }
             _ = try await sessions.sessionAfterExpiry(of: startedUnder, admission: admission)

@@ -4,9 +4,9 @@ import RiderDomain
 extension RiderError {
     /// Whether trying again later may succeed without the user doing anything.
     var isTransient: Bool {
-        switch self {
+        switch code {
         case .serverUnreachable, .timedOut, .rateLimited: return true
-        case .server(let status, _): return status >= 500
+        case .server: return (status ?? 0) >= 500
         default: return false
         }
     }

@@ -278,7 +278,7 @@ public actor SessionEngine {
     /// Where the session stands for a request about to be sent: lets it tell "no session because
     /// it expired" (wait for the re-authentication) from "no session at all" (``RiderError/notSignedIn``
     /// stands).
-    /// - Throws: ``RiderError/storage(_:)`` when the vault cannot be read.
+    /// - Throws: ``RiderError/storage(_:underlying:)`` when the vault cannot be read.
     func standing() async throws -> SessionStanding {
         _ = try await currentSession()
         switch phase {
@@ -418,7 +418,7 @@ public actor SessionEngine {
             guard let credentials = try await reauthentication.handler(request) else { throw RiderError.sessionExpired }
             do {
                 return try await signIn(with: credentials)
-            } catch RiderError.invalidCredentials where attempt < reauthentication.maximumAttempts {
+            } catch RiderError.Code.invalidCredentials where attempt < reauthentication.maximumAttempts {
                 continue
             }
         }
@@ -450,7 +450,7 @@ public actor SessionEngine {
             let renewed = try await task.value
             publishSession(renewed, orSignedOut: .noSession)
             return renewed
-        } catch RiderError.sessionExpired {
+        } catch RiderError.Code.sessionExpired {
             if generation == startedIn { publish(.signedOut(reason: .sessionExpired)) }
             throw RiderError.sessionExpired
         } catch {
@@ -492,7 +492,7 @@ public actor SessionEngine {
         let grant: TokenGrant
         do {
             grant = try endpoint.response(from: try await transport.send(try endpoint.request(in: configuration)))
-        } catch RiderError.sessionExpired {
+        } catch RiderError.Code.sessionExpired {
             metrics.record(.refresh(.rejected))
             await expire(current, generation: startedIn)
             throw RiderError.sessionExpired
@@ -519,7 +519,8 @@ public actor SessionEngine {
             // until this verdict is out. Saying what happened is all that is left to do.
             throw RiderError.storage("the server renewed the session, but it could not be saved (\(Self.describe(error))). "
                 + "It is kept only in memory, for as long as this program runs; after that, sign in again. To avoid this, fix the vault "
-                + "or choose one that works (the automatic or encrypted-file vault setting)")
+                + "or choose one that works (the automatic or encrypted-file vault setting)",
+                underlying: error)
         }
         return renewed
     }
@@ -550,7 +551,7 @@ public actor SessionEngine {
 
     /// A vault failure in words, without the "Local storage failed" wrapper it may already have.
     private static func describe(_ error: any Error) -> String {
-        if case RiderError.storage(let what) = error { return what }
+        if let error = error as? RiderError, error.code == .storage, let what = error.detail { return what }
         return (error as? any LocalizedError)?.errorDescription ?? "\(type(of: error))"
     }
 

@@ -43,7 +43,7 @@ public struct DeleteAccount: Sendable {
         var deletedNow = true
         do {
             try await api.send(API.deleteMyAccount)
-        } catch RiderError.notFound {
+        } catch RiderError.Code.notFound {
             // Deleted already (another device, a retry after a lost answer): finish the job here.
             deletedNow = false
         }

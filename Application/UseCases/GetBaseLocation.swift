@@ -13,7 +13,7 @@ public struct GetBaseLocation: Sendable {
     public func callAsFunction() async throws -> BaseLocation? {
         do {
             return try await api.send(API.myBaseLocation)
-        } catch RiderError.notFound {
+        } catch RiderError.Code.notFound {
             return nil
         }
     }

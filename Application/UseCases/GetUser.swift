@@ -59,10 +59,10 @@ public struct GetUser: Sendable {
         let response: ConditionalResponse<User>
         do {
             response = try await api.send(API.user(id, ifNoneMatch: cached?.entityTag))
-        } catch RiderError.notFound(let detail) {
+        } catch let error as RiderError where error.code == .notFound {
             // Gone on the server: offline searches must not keep showing it.
             if cached != nil { try await cache.remove(id: id) }
-            throw RiderError.notFound(detail: detail)
+            throw error
         }
         let now = clock.now
         switch response {

@@ -40,7 +40,7 @@ public struct Logout: Sendable {
         let stored: Session?
         do {
             stored = try await sessions.currentSession()
-        } catch RiderError.storage {
+        } catch RiderError.Code.storage {
             // An unreadable vault entry cannot be revoked, but the user asked to be signed out:
             // removing it is what they want, and it is not silent.
             try await sessions.end()

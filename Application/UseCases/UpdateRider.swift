@@ -27,7 +27,7 @@ public struct UpdateRider: Sendable {
         if tag == nil { tag = try await api.send(API.myRider.requiring("ETag")).entityTag }
         do {
             return try await api.send(API.updateMyRider(patch, ifMatch: tag))
-        } catch RiderError.conflict {
+        } catch RiderError.Code.conflict {
             let current = try? await api.send(API.myRider)
             throw RiderError.conflict(current: current)
         }

@@ -1,50 +1,324 @@
 import Foundation
 
-/// Everything that can go wrong in RiderKit, in terms a caller can switch on.
+/// Everything that can go wrong in RiderKit: a ``Code`` to act on, a ``message`` to show, and
+/// what caused it.
 ///
-/// Adapters map their own failures (URL errors, file errors, HTTP statuses) into
-/// these cases at the seam, so callers never see a technology-specific error.
-public enum RiderError: Error, Hashable, Sendable {
+/// Adapters map their own failures (URL errors, file errors, HTTP statuses) into these errors at
+/// the seam, so callers never see a technology-specific error as the error itself; the original
+/// one is kept in ``underlying`` for logs and diagnosis.
+///
+/// Built to grow, like async-http-client's `HTTPClientError`: a new ``Code`` is a new static
+/// member, not a new enum case, so no caller's `switch` breaks when RiderKit learns a new failure.
+/// Switch on the code, and keep a `default`:
+///
+/// ```swift
+/// do {
+///     _ = try await rider.login(credentials)
+/// } catch RiderError.Code.invalidCredentials {
+///     // ask again
+/// } catch let error as RiderError where error.code == .serverUnreachable {
+///     print(error.message)
+/// }
+/// ```
+///
+/// No message, ``description`` or detail ever contains a token or a password.
+public struct RiderError: Error, Hashable, Sendable {
+    /// What kind of failure this is: stable, comparable, and extensible without breaking callers.
+    ///
+    /// Its ``description`` is the snake_case name `rider --json` prints as the error's `code`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable machine-readable name, for example `invalid_credentials`.
+        public let description: String
+
+        private init(_ name: String) { description = name }
+
+        /// The email or password was not accepted.
+        public static let invalidCredentials = Code("invalid_credentials")
+        /// No session is stored: sign in first.
+        public static let notSignedIn = Code("not_signed_in")
+        /// The session can no longer be refreshed (refresh token rejected or missing): sign in again.
+        public static let sessionExpired = Code("session_expired")
+        /// The session expired and the person is being asked to sign in again right now; the
+        /// request was not sent (only when the program chose to fail fast rather than wait).
+        public static let awaitingAuthorization = Code("awaiting_authorization")
+        /// The server understood the request but the account may not do this.
+        public static let forbidden = Code("forbidden")
+        /// The thing asked for does not exist (for example an unknown user id).
+        public static let notFound = Code("not_found")
+        /// The request clashes with existing data (for example the email is already registered).
+        public static let alreadyExists = Code("already_exists")
+        /// Someone changed the resource since it was read (`If-Match` failed); see ``RiderError/current``.
+        public static let conflict = Code("conflict")
+        /// The input was rejected; ``RiderError/fieldProblems`` names each field.
+        public static let invalidInput = Code("invalid_input")
+        /// The picture cannot become the avatar; see ``RiderError/avatarProblem``.
+        public static let invalidAvatar = Code("invalid_avatar")
+        /// The server could not be reached (down, no route, connection refused or dropped).
+        public static let serverUnreachable = Code("server_unreachable")
+        /// The server did not answer within the configured timeout.
+        public static let timedOut = Code("timed_out")
+        /// The server asked the client to slow down; see ``RiderError/retryAfter``.
+        public static let rateLimited = Code("rate_limited")
+        /// The server failed (5xx) or answered with a status the contract does not allow; see
+        /// ``RiderError/status``.
+        public static let server = Code("server_error")
+        /// The server answered with data that does not follow the contract.
+        public static let malformedResponse = Code("malformed_response")
+        /// The server issued a token of a type RiderKit cannot use safely (only `Bearer` is supported).
+        public static let unsupportedTokenType = Code("unsupported_token_type")
+        /// The server redirected somewhere RiderKit will not follow (from https to plain http,
+        /// across origins with a body, or too many hops).
+        public static let unsafeRedirect = Code("unsafe_redirect")
+        /// The configuration is unusable (for example plain http to a remote host, or a bad URL).
+        public static let invalidConfiguration = Code("invalid_configuration")
+        /// Local storage (token vault or cache) failed; the message says which file or service.
+        public static let storage = Code("storage")
+
+        /// Lets `catch RiderError.Code.notSignedIn { … }` match any `RiderError` with this code,
+        /// whatever its details.
+        public static func ~= (code: Code, error: any Error) -> Bool {
+            (error as? RiderError)?.code == code
+        }
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// One sentence a person can act on. Never contains a token or a password.
+    public let message: String
+    /// The specific part of the message: the server's own words for ``Code/forbidden``,
+    /// ``Code/notFound``, ``Code/alreadyExists`` and ``Code/server``; the reason for
+    /// ``Code/serverUnreachable``; what was wrong for ``Code/malformedResponse``,
+    /// ``Code/invalidConfiguration`` and ``Code/storage``; the token type or redirect target
+    /// for ``Code/unsupportedTokenType`` and ``Code/unsafeRedirect``.
+    public let detail: String?
+    /// The rejected fields, for ``Code/invalidInput``.
+    public let fieldProblems: [FieldProblem]
+    /// Why the picture was refused, for ``Code/invalidAvatar``.
+    public let avatarProblem: AvatarProblem?
+    /// The server's current version of the resource, for ``Code/conflict`` when it could be
+    /// fetched, so the edit can be redone on top of it.
+    public let current: Rider?
+    /// Seconds the server asked to wait, for ``Code/rateLimited``, when it said.
+    public let retryAfter: TimeInterval?
+    /// The HTTP status of the answer this error comes from, when there was one.
+    public let status: Int?
+    /// The RFC 9457 problem details the server sent with its refusal, when it sent some.
+    public let problem: ServerProblem?
+    /// The failure this error stands for (a file-system, keyring, TLS or decoding error), kept
+    /// for logs and diagnosis.
+    public let underlying: (any Error)?
+
+    /// An error of any code, for adapters and codes the static factories below do not cover.
+    /// - Parameters:
+    ///   - code: what kind of failure this is.
+    ///   - message: one sentence a person can act on; never a secret.
+    ///   - detail: the specific part of the message, if any.
+    ///   - underlying: the failure this error stands for.
+    public init(code: Code, message: String, detail: String? = nil, underlying: (any Error)? = nil) {
+        self.init(code: code, message: message, detail: detail, status: nil, underlying: underlying)
+    }
+
+    private init(code: Code, message: String, detail: String? = nil, fieldProblems: [FieldProblem] = [],
+                 avatarProblem: AvatarProblem? = nil, current: Rider? = nil, retryAfter: TimeInterval? = nil,
+                 status: Int? = nil, problem: ServerProblem? = nil, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.detail = detail
+        self.fieldProblems = fieldProblems
+        self.avatarProblem = avatarProblem
+        self.current = current
+        self.retryAfter = retryAfter
+        self.status = status
+        self.problem = problem
+        self.underlying = underlying
+    }
+
+    /// The same error, noting the HTTP status and problem details of the answer it comes from
+    /// (problem details already noted are kept when `problem` is `nil`).
+    package func answered(status: Int, problem: ServerProblem?) -> RiderError {
+        RiderError(code: code, message: message, detail: detail, fieldProblems: fieldProblems,
+                   avatarProblem: avatarProblem, current: current, retryAfter: retryAfter,
+                   status: status, problem: problem ?? self.problem, underlying: underlying)
+    }
+
+    // MARK: Equal when they say the same thing; where it came from (status, problem details,
+    // underlying error) is not compared, and the underlying error need not be comparable.
+
+    /// Whether both errors have the same code, message and details; ``status``, ``problem`` and
+    /// ``underlying`` are not compared.
+    public static func == (lhs: RiderError, rhs: RiderError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.detail == rhs.detail
+            && lhs.fieldProblems == rhs.fieldProblems && lhs.avatarProblem == rhs.avatarProblem
+            && lhs.current == rhs.current && lhs.retryAfter == rhs.retryAfter
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(detail)
+    }
+}
+
+// MARK: - One factory per code, with the sentence a person reads
+
+extension RiderError {
     /// The email or password was not accepted.
-    case invalidCredentials
-    /// No session is stored: log in first.
-    case notSignedIn
-    /// The session can no longer be refreshed (refresh token rejected or missing): log in again.
-    case sessionExpired
-    /// The session expired and the person is being asked to sign in again right now; this
-    /// request was not sent (only when the program chose to fail fast rather than wait).
-    case awaitingAuthorization
+    public static let invalidCredentials = RiderError(
+        code: .invalidCredentials, message: "The email or password is not correct.")
+
+    /// No session is stored: sign in first.
+    public static let notSignedIn = RiderError(
+        code: .notSignedIn, message: "You are not logged in. Run `rider login` first.")
+
+    /// The session can no longer be refreshed: sign in again.
+    public static let sessionExpired = RiderError(
+        code: .sessionExpired, message: "Your session has expired. Log in again with `rider login`.")
+
+    /// The person is being asked to sign in again right now; the request was not sent.
+    public static let awaitingAuthorization = RiderError(
+        code: .awaitingAuthorization,
+        message: "Your session has expired and you are being asked to sign in again; try once you have.")
+
     /// The server understood the request but the account may not do this.
-    case forbidden(detail: String?)
-    /// The thing asked for does not exist (for example an unknown user id).
-    case notFound(detail: String?)
-    /// The request clashes with existing data (for example the email is already registered).
-    case alreadyExists(detail: String?)
-    /// Someone changed the resource since it was read (`If-Match` failed). Carries the
-    /// server's current version when it could be fetched, so the edit can be redone on top of it.
-    case conflict(current: Rider?)
-    /// The input was rejected; each problem names the field.
-    case invalidInput([FieldProblem])
-    /// The picture cannot become the avatar (empty, too large, not a JPEG or PNG, unreadable).
-    /// Raised before anything is sent when RiderKit can tell, else from the server's answer.
-    case invalidAvatar(AvatarProblem)
-    /// The server could not be reached (down, no route, connection refused or dropped).
-    case serverUnreachable(reason: String)
+    /// - Parameter detail: the server's explanation, if any.
+    public static func forbidden(detail: String?) -> RiderError {
+        RiderError(code: .forbidden, message: "You are not allowed to do this" + suffix(detail), detail: detail)
+    }
+
+    /// The thing asked for does not exist.
+    /// - Parameter detail: the server's explanation, if any.
+    public static func notFound(detail: String?) -> RiderError {
+        RiderError(code: .notFound, message: "Not found" + suffix(detail), detail: detail)
+    }
+
+    /// The request clashes with existing data.
+    /// - Parameter detail: the server's explanation, if any.
+    public static func alreadyExists(detail: String?) -> RiderError {
+        RiderError(code: .alreadyExists, message: "This already exists" + suffix(detail), detail: detail)
+    }
+
+    /// Someone changed the resource since it was read; nothing was overwritten.
+    /// - Parameter current: the server's current version, when it could be fetched.
+    public static func conflict(current: Rider?) -> RiderError {
+        RiderError(code: .conflict,
+                   message: "The profile was changed elsewhere since you read it; nothing was overwritten. "
+                       + "Fetch it again and reapply your change.",
+                   current: current)
+    }
+
+    /// The input was rejected.
+    /// - Parameter problems: each rejected field and why.
+    public static func invalidInput(_ problems: [FieldProblem]) -> RiderError {
+        let list = problems.map(\.description).joined(separator: "; ")
+        return RiderError(code: .invalidInput,
+                          message: "The input was rejected: \(list.isEmpty ? "no reason given" : list).",
+                          fieldProblems: problems)
+    }
+
+    /// The picture cannot become the avatar (raised before anything is sent when RiderKit can tell).
+    public static func invalidAvatar(_ problem: AvatarProblem) -> RiderError {
+        RiderError(code: .invalidAvatar, message: "The avatar \(problem.message).", avatarProblem: problem)
+    }
+
+    /// The server could not be reached.
+    /// - Parameters:
+    ///   - reason: what happened, in a few words ("connection to api.example.com refused").
+    ///   - underlying: the transport's own error.
+    public static func serverUnreachable(reason: String, underlying: (any Error)? = nil) -> RiderError {
+        RiderError(code: .serverUnreachable,
+                   message: "The server cannot be reached (\(reason)). Check the address and your connection.",
+                   detail: reason, underlying: underlying)
+    }
+
     /// The server did not answer within the configured timeout.
-    case timedOut
+    public static let timedOut = RiderError(
+        code: .timedOut, message: "The server did not answer in time. Try again later.")
+
     /// The server asked the client to slow down.
-    case rateLimited(retryAfter: TimeInterval?)
+    /// - Parameter retryAfter: the seconds it asked to wait, when it said.
+    public static func rateLimited(retryAfter: TimeInterval?) -> RiderError {
+        // The value may come from anywhere: Int(_:) traps on inf, nan and > Int.max.
+        let message = if let retryAfter, retryAfter.isFinite, retryAfter >= 0, retryAfter < 1e9 {
+            "The server is limiting requests; try again in \(Int(retryAfter.rounded(.up))) s."
+        } else {
+            "The server is limiting requests; try again later."
+        }
+        return RiderError(code: .rateLimited, message: message, retryAfter: retryAfter, status: 429)
+    }
+
     /// The server failed (5xx) or answered with a status the contract does not allow.
-    case server(status: Int, detail: String?)
+    /// - Parameters:
+    ///   - status: the HTTP status.
+    ///   - detail: the server's explanation, if any.
+    public static func server(status: Int, detail: String?) -> RiderError {
+        RiderError(code: .server, message: "The server failed with HTTP \(status)" + suffix(detail),
+                   detail: detail, status: status)
+    }
+
     /// The server answered with data that does not follow the contract.
-    case malformedResponse(String)
-    /// The server issued a token of a type RiderKit cannot use safely (only `Bearer` is supported).
-    case unsupportedTokenType(String)
-    /// The server redirected somewhere RiderKit will not follow (from https to plain http, or
-    /// too many hops); the value names the target's origin.
-    case unsafeRedirect(String)
-    /// The configuration is unusable (for example plain http to a remote host, or a bad URL).
-    case invalidConfiguration(String)
-    /// Local storage (token vault or cache) failed; the message says which file or service.
-    case storage(String)
+    /// - Parameters:
+    ///   - what: what was wrong ("the user is not valid (missing field 'id')").
+    ///   - underlying: the decoding error, when it carries no data from the answer.
+    public static func malformedResponse(_ what: String, underlying: (any Error)? = nil) -> RiderError {
+        RiderError(code: .malformedResponse, message: "The server sent a response RiderKit cannot read: \(what).",
+                   detail: what, underlying: underlying)
+    }
+
+    /// The server issued a token of a type RiderKit cannot use safely.
+    /// - Parameter type: the `token_type` it sent.
+    public static func unsupportedTokenType(_ type: String) -> RiderError {
+        RiderError(code: .unsupportedTokenType,
+                   message: "The server issued a token of type '\(type)'; only Bearer tokens are supported.",
+                   detail: type)
+    }
+
+    /// The server redirected somewhere RiderKit will not follow.
+    /// - Parameter target: the target's origin.
+    public static func unsafeRedirect(_ target: String) -> RiderError {
+        RiderError(code: .unsafeRedirect,
+                   message: "The server redirected to \(target); RiderKit does not follow redirects that could "
+                       + "expose credentials, lower security or loop.",
+                   detail: target)
+    }
+
+    /// The configuration is unusable.
+    /// - Parameters:
+    ///   - what: what is wrong and, where it helps, what to do.
+    ///   - underlying: the error that revealed it.
+    public static func invalidConfiguration(_ what: String, underlying: (any Error)? = nil) -> RiderError {
+        RiderError(code: .invalidConfiguration, message: "The configuration is not usable: \(what).",
+                   detail: what, underlying: underlying)
+    }
+
+    /// Local storage (token vault or cache) failed.
+    /// - Parameters:
+    ///   - what: which file or service, what happened, and what to do.
+    ///   - underlying: the file-system, keyring or database error.
+    public static func storage(_ what: String, underlying: (any Error)? = nil) -> RiderError {
+        RiderError(code: .storage, message: "Local storage failed: \(what).", detail: what, underlying: underlying)
+    }
+
+    private static func suffix(_ detail: String?) -> String {
+        guard let detail, !detail.isEmpty else { return "." }
+        return detail.hasSuffix(".") ? ": \(detail)" : ": \(detail)."
+    }
+}
+
+// MARK: - How it prints
+
+extension RiderError: LocalizedError, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The ``message``.
+    public var errorDescription: String? { message }
+
+    /// The ``message``.
+    public var description: String { message }
+
+    /// The code, the message and the type of the underlying error (never its text, which
+    /// RiderKit does not control).
+    public var debugDescription: String {
+        var text = "RiderError(\(code): \(message)"
+        if let status { text += " [HTTP \(status)]" }
+        if let underlying { text += " underlying: \(type(of: underlying))" }
+        return text + ")"
+    }
 }

@@ -7,8 +7,8 @@ import Foundation
 /// wraps it as decorators in the application layer.
 public protocol HTTPTransport: Sendable {
     /// - Returns: the response for any status code, including 4xx and 5xx.
-    /// - Throws: ``RiderError/serverUnreachable(reason:)`` or ``RiderError/timedOut`` when no
-    ///   response arrived, ``RiderError/invalidConfiguration(_:)`` for an unusable URL, and
+    /// - Throws: ``RiderError/serverUnreachable(reason:underlying:)`` or ``RiderError/timedOut`` when no
+    ///   response arrived, ``RiderError/invalidConfiguration(_:underlying:)`` for an unusable URL, and
     ///   `CancellationError` when the calling task was cancelled.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }

@@ -7,7 +7,7 @@ import Foundation
 /// re-reads the vault and uses a session another process just stored instead of refreshing again.
 public protocol RefreshLock: Sendable {
     /// Runs `body` while holding the lock.
-    /// - Throws: ``RiderError/storage(_:)`` when the lock cannot be taken in reasonable time, and
+    /// - Throws: ``RiderError/storage(_:underlying:)`` when the lock cannot be taken in reasonable time, and
     ///   what `body` throws.
     func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
 }

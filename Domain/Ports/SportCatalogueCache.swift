@@ -9,10 +9,10 @@ public protocol SportCatalogueCache: Sendable {
     func load() async -> StoredSportCatalogue?
 
     /// Replaces the kept catalogue.
-    /// - Throws: ``RiderError/storage(_:)``.
+    /// - Throws: ``RiderError/storage(_:underlying:)``.
     func save(_ catalogue: StoredSportCatalogue) async throws
 
     /// Forgets the kept catalogue.
-    /// - Throws: ``RiderError/storage(_:)``.
+    /// - Throws: ``RiderError/storage(_:underlying:)``.
     func remove() async throws
 }

@@ -9,15 +9,15 @@ public protocol TokenVault: Sendable {
     var location: String { get }
 
     /// - Returns: the stored session, or `nil` when none is stored.
-    /// - Throws: ``RiderError/storage(_:)`` when the store exists but cannot be read; the
+    /// - Throws: ``RiderError/storage(_:underlying:)`` when the store exists but cannot be read; the
     ///   store is left untouched.
     func loadSession() async throws -> Session?
 
     /// Replaces the stored session.
-    /// - Throws: ``RiderError/storage(_:)``; the previous session is then still in place.
+    /// - Throws: ``RiderError/storage(_:underlying:)``; the previous session is then still in place.
     func saveSession(_ session: Session) async throws
 
     /// Removes the stored session, if any.
-    /// - Throws: ``RiderError/storage(_:)``.
+    /// - Throws: ``RiderError/storage(_:underlying:)``.
     func removeSession() async throws
 }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import RiderDomain
 
-/// Failures of the cache file, kept inside the adapter and mapped to ``RiderError/storage(_:)``
+/// Failures of the cache file, kept inside the adapter and mapped to ``RiderError/storage(_:underlying:)``
 /// at the seam with a message that names the file and what to do.
 enum CacheFileError: Error {
     /// SQLite reported an error (the statement's arguments are never kept).

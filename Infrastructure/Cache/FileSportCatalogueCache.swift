@@ -25,7 +25,7 @@ public struct FileSportCatalogueCache: SportCatalogueCache {
         return (try? decoder.decode(SportCatalogueRecord.self, from: data))?.toDomain()
     }
 
-    /// - Throws: ``RiderError/storage(_:)`` naming the file.
+    /// - Throws: ``RiderError/storage(_:underlying:)`` naming the file.
     public func save(_ catalogue: StoredSportCatalogue) async throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
@@ -42,7 +42,7 @@ public struct FileSportCatalogueCache: SportCatalogueCache {
         }
     }
 
-    /// - Throws: ``RiderError/storage(_:)`` naming the file.
+    /// - Throws: ``RiderError/storage(_:underlying:)`` naming the file.
     public func remove() async throws {
         do {
             try PrivateFile.remove(file)

@@ -28,7 +28,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         /// Used when a request names no timeout: the time allowed until the response head
         /// arrives, and the longest silence allowed while the body is read.
         public var timeout: TimeInterval
-        /// Responses larger than this fail with ``RiderError/malformedResponse(_:)`` rather than
+        /// Responses larger than this fail with ``RiderError/malformedResponse(_:underlying:)`` rather than
         /// exhausting memory.
         public var maximumResponseBytes: Int
         /// Which proxy each request goes through.
@@ -72,7 +72,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Closes every connection and waits for it. Requests sent afterwards fail with
-    /// ``RiderError/invalidConfiguration(_:)``.
+    /// ``RiderError/invalidConfiguration(_:underlying:)``.
     public func shutdown() async {
         isShutDown.store(true, ordering: .sequentiallyConsistent)
         for client in clients.withLock({ Array($0.values) }) {
@@ -190,13 +190,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 .getConnectionFromPoolTimeout, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
                 return RiderError.timedOut
             case .remoteConnectionClosed:
-                return RiderError.serverUnreachable(reason: "connection to \(host) lost")
+                return RiderError.serverUnreachable(reason: "connection to \(host) lost", underlying: error)
             case .invalidURL, .emptyHost, .emptyScheme:
                 return RiderError.invalidConfiguration("the URL for \(request) is not usable")
             case .alreadyShutdown:
                 return RiderError.invalidConfiguration("the HTTP transport has been shut down")
             case .invalidProxyResponse, .proxyAuthenticationRequired:
-                return RiderError.serverUnreachable(reason: "the \(route) refused to connect to \(host)")
+                return RiderError.serverUnreachable(reason: "the \(route) refused to connect to \(host)", underlying: error)
             default:
                 if error.isUnsupportedScheme {
                     return RiderError.invalidConfiguration("the URL for \(request) is not usable")
@@ -207,33 +207,33 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 // Malformed framing, a body shorter than its length, an HTTP/2 protocol error:
                 // the answer could not be used, which callers treat like a lost connection.
                 return RiderError.serverUnreachable(
-                    reason: "\(host) closed the connection without a usable HTTP answer")
+                    reason: "\(host) closed the connection without a usable HTTP answer", underlying: error)
             }
         }
         if let error = error as? NIOConnectionError {
             if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                return RiderError.serverUnreachable(reason: "\(host) not found")
+                return RiderError.serverUnreachable(reason: "\(host) not found", underlying: error)
             }
             if error.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
-                return RiderError.serverUnreachable(reason: "connection to \(host) refused")
+                return RiderError.serverUnreachable(reason: "connection to \(host) refused", underlying: error)
             }
-            return RiderError.serverUnreachable(reason: "cannot connect to \(host)")
+            return RiderError.serverUnreachable(reason: "cannot connect to \(host)", underlying: error)
         }
         if let error = error as? IOError {
             switch error.errnoCode {
-            case ECONNREFUSED: return RiderError.serverUnreachable(reason: "connection to \(host) refused")
-            case ENETUNREACH, EHOSTUNREACH, ENETDOWN: return RiderError.serverUnreachable(reason: "no network connection")
+            case ECONNREFUSED: return RiderError.serverUnreachable(reason: "connection to \(host) refused", underlying: error)
+            case ENETUNREACH, EHOSTUNREACH, ENETDOWN: return RiderError.serverUnreachable(reason: "no network connection", underlying: error)
             case ETIMEDOUT: return RiderError.timedOut
-            default: return RiderError.serverUnreachable(reason: "connection to \(host) lost")
+            default: return RiderError.serverUnreachable(reason: "connection to \(host) lost", underlying: error)
             }
         }
         if error is ChannelError || error is HTTPParserError {
-            return RiderError.serverUnreachable(reason: "\(host) closed the connection without a usable HTTP answer")
+            return RiderError.serverUnreachable(reason: "\(host) closed the connection without a usable HTTP answer", underlying: error)
         }
         if String(reflecting: type(of: error)).hasPrefix("NIOSSL.") {
-            return RiderError.serverUnreachable(reason: "TLS connection to \(host) failed")
+            return RiderError.serverUnreachable(reason: "TLS connection to \(host) failed", underlying: error)
         }
-        return RiderError.serverUnreachable(reason: "\(type(of: error)) talking to \(host)")
+        return RiderError.serverUnreachable(reason: "\(type(of: error)) talking to \(host)", underlying: error)
     }
 }
 

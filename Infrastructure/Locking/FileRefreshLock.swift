@@ -27,7 +27,7 @@ public struct FileRefreshLock: RefreshLock {
         directories.stateFolder(forOrigin: origin).appendingPathComponent("refresh.lock")
     }
 
-    /// - Throws: ``RiderError/storage(_:)`` when the lock file cannot be opened or another process
+    /// - Throws: ``RiderError/storage(_:underlying:)`` when the lock file cannot be opened or another process
     ///   holds the lock longer than ``timeout``; `CancellationError`; what `body` throws.
     public func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         do {

@@ -55,7 +55,7 @@ struct RecordedExchange: Codable, Sendable, Equatable {
         }
     }
 
-    /// A request that got no response: the transport's ``RiderError/serverUnreachable(reason:)``
+    /// A request that got no response: the transport's ``RiderError/serverUnreachable(reason:underlying:)``
     /// or ``RiderError/timedOut``, replayed as the same error.
     struct Failure: Error, Codable, Sendable, Equatable {
         var kind: Kind
@@ -68,9 +68,9 @@ struct RecordedExchange: Codable, Sendable, Equatable {
 
         /// The failure for `error`, or `nil` for an error that is not the transport's "no response".
         init?(_ error: any Error) {
-            switch error {
-            case RiderError.serverUnreachable(let reason): self.init(kind: .serverUnreachable, reason: reason)
-            case RiderError.timedOut: self.init(kind: .timedOut, reason: nil)
+            switch (error as? RiderError)?.code {
+            case .serverUnreachable?: self.init(kind: .serverUnreachable, reason: (error as? RiderError)?.detail)
+            case .timedOut?: self.init(kind: .timedOut, reason: nil)
             default: return nil
             }
         }
@@ -96,7 +96,7 @@ struct RecordedExchange: Codable, Sendable, Equatable {
     }
 
     /// The bytes of a body spelled by ``spell(_:)``.
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` for base64 that does not decode.
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` for base64 that does not decode.
     static func bytes(text: String?, base64: String?) throws -> Data {
         if let base64 {
             guard let data = Data(base64Encoded: base64) else {

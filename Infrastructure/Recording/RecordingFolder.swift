@@ -93,7 +93,7 @@ struct RecordingFolder: Sendable {
 
     /// Every recorded exchange, per route (``ReplaySchedule/route(method:path:)``), each route's
     /// in the order they were recorded.
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when the folder does not exist or a
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` when the folder does not exist or a
     ///   recording in it cannot be read.
     func recordings() throws -> [String: [RecordedExchange]] {
         var isFolder: ObjCBool = false

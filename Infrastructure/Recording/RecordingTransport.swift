@@ -33,9 +33,9 @@ public struct RecordingTransport: HTTPTransport {
     public var clock: any Clock { recordingClock }
 
     /// Sends through the base transport, then records the exchange — also a request that got no
-    /// response (``RiderError/serverUnreachable(reason:)``, ``RiderError/timedOut``), which is
+    /// response (``RiderError/serverUnreachable(reason:underlying:)``, ``RiderError/timedOut``), which is
     /// then thrown as it came.
-    /// - Throws: what the base transport throws, or ``RiderError/storage(_:)`` when the exchange
+    /// - Throws: what the base transport throws, or ``RiderError/storage(_:underlying:)`` when the exchange
     ///   cannot be recorded (the response is not returned then, since a replay would miss it).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let sentAt = wallClock.now

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Matching ignores the query, headers and body — so a replayed client may send the
 /// placeholders it was given instead of the recorded tokens and passwords. A request with no
-/// recording left fails with ``RiderError/invalidConfiguration(_:)`` naming its method and path
+/// recording left fails with ``RiderError/invalidConfiguration(_:underlying:)`` naming its method and path
 /// only. Recorded failures (an unreachable server, a timeout) are thrown again. Use ``clock`` as
 /// the client's clock so that everything that depends on the time happens as recorded.
 public final class ReplayTransport: HTTPTransport {
@@ -25,7 +25,7 @@ public final class ReplayTransport: HTTPTransport {
     ///     run — each command of a recorded CLI session — continues where the previous one
     ///     stopped, and a run after the last recording was served starts over; `false` starts at
     ///     the first recordings every time.
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when the folder does not exist or a
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` when the folder does not exist or a
     ///   recording in it cannot be read.
     public init(folder: URL, acrossRuns: Bool = false) throws {
         self.folder = folder
@@ -43,8 +43,8 @@ public final class ReplayTransport: HTTPTransport {
     /// The time ``clock`` tells.
     var now: Date { schedule.withLock { $0.now } }
 
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when no recording is left for the
-    ///   request's method and path, the recorded failure, or ``RiderError/storage(_:)`` when the
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` when no recording is left for the
+    ///   request's method and path, the recorded failure, or ``RiderError/storage(_:underlying:)`` when the
     ///   position cannot be kept.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()

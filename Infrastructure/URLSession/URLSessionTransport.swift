@@ -13,7 +13,7 @@ public final class URLSessionTransport: HTTPTransport {
     public struct Configuration: Sendable {
         /// Used when a request names no timeout.
         public var timeout: TimeInterval
-        /// Responses larger than this fail with ``RiderError/malformedResponse(_:)`` rather than
+        /// Responses larger than this fail with ``RiderError/malformedResponse(_:underlying:)`` rather than
         /// exhausting memory.
         public var maximumResponseBytes: Int
 
@@ -94,7 +94,7 @@ public final class URLSessionTransport: HTTPTransport {
     static func map(_ error: any Error, for request: HTTPRequest) -> any Error {
         if error is CancellationError || Task.isCancelled { return CancellationError() }
         guard let urlError = error as? URLError else {
-            return RiderError.serverUnreachable(reason: "\(type(of: error))")
+            return RiderError.serverUnreachable(reason: "\(type(of: error))", underlying: error)
         }
         let host = request.url.host ?? "the server"
         switch urlError.code {
@@ -103,27 +103,27 @@ public final class URLSessionTransport: HTTPTransport {
         case .cancelled:
             return CancellationError()
         case .cannotConnectToHost:
-            return RiderError.serverUnreachable(reason: "connection to \(host) refused")
+            return RiderError.serverUnreachable(reason: "connection to \(host) refused", underlying: error)
         case .cannotFindHost, .dnsLookupFailed:
-            return RiderError.serverUnreachable(reason: "\(host) not found")
+            return RiderError.serverUnreachable(reason: "\(host) not found", underlying: error)
         case .notConnectedToInternet:
-            return RiderError.serverUnreachable(reason: "no network connection")
+            return RiderError.serverUnreachable(reason: "no network connection", underlying: error)
         case .networkConnectionLost:
-            return RiderError.serverUnreachable(reason: "connection to \(host) lost")
+            return RiderError.serverUnreachable(reason: "connection to \(host) lost", underlying: error)
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            return RiderError.serverUnreachable(reason: "TLS connection to \(host) failed")
+            return RiderError.serverUnreachable(reason: "TLS connection to \(host) failed", underlying: error)
         case .badURL, .unsupportedURL:
             return RiderError.invalidConfiguration("the URL for \(request) is not usable")
         case .badServerResponse, .cannotParseResponse, .zeroByteResource:
             // On Linux this is also what a connection closed before any answer looks like (curl's
             // "empty reply"): a network failure like a lost connection, so safe requests are
             // retried and reads may fall back to the cache (found by FaultInjectionTests).
-            return RiderError.serverUnreachable(reason: "\(host) closed the connection without a usable HTTP answer")
+            return RiderError.serverUnreachable(reason: "\(host) closed the connection without a usable HTTP answer", underlying: error)
         case .dataLengthExceedsMaximum:
             return RiderError.malformedResponse("the answer from \(host) is too large")
         default:
-            return RiderError.serverUnreachable(reason: "URL error \(urlError.code.rawValue) talking to \(host)")
+            return RiderError.serverUnreachable(reason: "URL error \(urlError.code.rawValue) talking to \(host)", underlying: error)
         }
     }
 }

@@ -35,9 +35,10 @@ public enum VaultError: Error, Hashable, Sendable {
     /// configuration names; it is not used until `rider vault adopt` binds it.
     case unboundSession(file: String, requested: String)
 
-    /// The port-level error for this failure, with the same actionable message.
+    /// The port-level error for this failure, with the same actionable message and this error
+    /// as its `underlying` cause.
     public var riderError: RiderError {
-        .storage(message)
+        .storage(message, underlying: self)
     }
 
     /// A sentence saying what happened and what to do, without any secret.

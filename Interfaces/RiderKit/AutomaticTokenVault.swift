@@ -137,7 +137,7 @@ public actor AutomaticTokenVault: TokenVault {
             try await file.saveSession(session)
         } catch {
             throw RiderError.storage("neither the keyring nor the encrypted file took the session: \(cause); "
-                + "and \(Self.message(of: error))")
+                + "and \(Self.message(of: error))", underlying: error)
         }
         do {
             let stamp = ISO8601DateFormatter().string(from: Date())
@@ -146,7 +146,8 @@ public actor AutomaticTokenVault: TokenVault {
             // Without the marker the keyring's older session would be read first next time.
             throw RiderError.storage("the keyring refused the session (\(cause)); it was saved to the encrypted "
                 + "file \(file.file.path), but \(newerThanKeyringMarker.path) could not be written to say so "
-                + "(\(error.message)): run `rider vault migrate --to secret-service` once the keyring works")
+                + "(\(error.message)): run `rider vault migrate --to secret-service` once the keyring works",
+                underlying: error)
         }
         selection = VaultSelection(backend: .encryptedFile(nil), reason: "the keyring did not take the last save "
             + "(\(cause)), so the session is in the encrypted file until a save to the keyring succeeds", vault: file)
@@ -197,7 +198,7 @@ public actor AutomaticTokenVault: TokenVault {
 
     private static func message(of error: any Error) -> String {
         if let error = error as? VaultError { return error.message }
-        if case RiderError.storage(let message) = error { return message }
+        if let error = error as? RiderError, error.code == .storage, let what = error.detail { return what }
         return (error as? any LocalizedError)?.errorDescription ?? "\(type(of: error))"
     }
 }

@@ -52,7 +52,7 @@ public struct CacheConfiguration: Hashable, Sendable {
     }
 
     /// Reads the cache settings (`cache`, `cache_ttl`, `cache_max_users`, `cache_keep_on_logout`).
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` naming the bad setting.
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` naming the bad setting.
     init(_ file: ConfigurationFile.Settings) throws {
         self.init()
         if let value = file.cache {

@@ -132,7 +132,7 @@ package enum ConfigurationFile {
     }
 
     /// The settings in the file, or none when there is no file.
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` for an unreadable or invalid file, or an
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` for an unreadable or invalid file, or an
     ///   unknown key (a typo should not be silently ignored).
     static func load(environment: [String: String], directories: XDGDirectories) throws -> Settings {
         let (file, explicit) = location(environment: environment, directories: directories)

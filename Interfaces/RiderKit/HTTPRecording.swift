@@ -27,7 +27,7 @@ public enum HTTPRecording: Hashable, Sendable {
 
     /// The transport and clock for this mode.
     /// - Parameter network: makes the real transport; never called for a replay.
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when a replay's folder cannot be read.
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` when a replay's folder cannot be read.
     func make(network: () -> any HTTPTransport) throws -> (transport: any HTTPTransport, clock: any Clock) {
         switch self {
         case .record(let folder):

@@ -31,7 +31,7 @@ extension RiderKit {
     ///     ``RiderError/sessionExpired`` reach the caller.
     ///   - sourceLocation: where the default transport reports unexpected requests.
     /// - Returns: the wired RiderKit.
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` only if the default configuration cannot be built.
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` only if the default configuration cannot be built.
     public static func testing(
         transport: (any HTTPTransport)? = nil,
         vault: any TokenVault = InMemoryTokenVault(),

@@ -75,7 +75,7 @@ struct CacheConfigurationTests {
     ])
     func rejects(variable: String, value: String) throws {
         let error = #expect(throws: RiderError.self) { try load([variable: value]) }
-        guard case .invalidConfiguration(let message)? = error else {
+        guard let riderError = error, riderError.code == .invalidConfiguration, case let message = riderError.detail ?? "" else {
             Issue.record("expected .invalidConfiguration, got \(String(describing: error))")
             return
         }

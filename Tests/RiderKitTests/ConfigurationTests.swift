@@ -67,7 +67,7 @@ struct ConfigurationTests {
         #expect {
             try RiderKit.Configuration.load(environment: home.environment)
         } throws: { error in
-            guard case RiderError.invalidConfiguration(let message) = error else { return false }
+            guard let riderError = error as? RiderError, riderError.code == .invalidConfiguration, case let message = riderError.detail ?? "" else { return false }
             return message.contains("RIDER_BASE_URL")
         }
     }
@@ -97,7 +97,7 @@ struct ConfigurationTests {
         #expect {
             try RiderKit.Configuration.load(environment: home.environment)
         } throws: { error in
-            guard case RiderError.invalidConfiguration(let message) = error else { return false }
+            guard let riderError = error as? RiderError, riderError.code == .invalidConfiguration, case let message = riderError.detail ?? "" else { return false }
             return !message.isEmpty
         }
     }

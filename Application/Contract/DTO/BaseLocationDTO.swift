@@ -28,7 +28,7 @@ struct BaseLocationDTO: Codable, Sendable {
         try container.encode(placeName, forKey: .placeName)
     }
 
-    /// - Throws: ``RiderError/malformedResponse(_:)`` when the server sent a point no map has.
+    /// - Throws: ``RiderError/malformedResponse(_:underlying:)`` when the server sent a point no map has.
     func toDomain() throws -> BaseLocation {
         do {
             return try BaseLocation(latitude: latitude, longitude: longitude, placeName: placeName, updatedAt: updatedAt)

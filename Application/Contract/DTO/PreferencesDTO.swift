@@ -5,7 +5,7 @@ import RiderDomain
 /// and whose other members — unknown to this client — are kept and sent back as they came.
 enum PreferencesDTO {
     /// Reads the server's document.
-    /// - Throws: ``RiderError/malformedResponse(_:)`` when it is not an object or a known member
+    /// - Throws: ``RiderError/malformedResponse(_:underlying:)`` when it is not an object or a known member
     ///   has the wrong type. Missing known members take their defaults.
     static func decode(_ data: Data) throws -> Preferences {
         let document = try ContractCoding.decode(JSONValue.self, from: data, what: "the preferences")

@@ -20,7 +20,7 @@ struct RiderDTO: Decodable, Sendable {
         case updatedAt = "updated_at"
     }
 
-    /// - Throws: ``RiderError/malformedResponse(_:)`` for a rider type this client does not know.
+    /// - Throws: ``RiderError/malformedResponse(_:underlying:)`` for a rider type this client does not know.
     func toDomain(entityTag: EntityTag?) throws -> Rider {
         guard let type = RiderType(rawValue: riderType) else {
             throw RiderError.malformedResponse("the profile has an unknown rider type '\(ProblemMapping.clip(riderType))'")

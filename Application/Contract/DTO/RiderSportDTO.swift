@@ -7,7 +7,7 @@ struct RiderSportDTO: Decodable, Sendable {
     var name: String
     var level: String
 
-    /// - Throws: ``RiderError/malformedResponse(_:)`` for a level this client does not know.
+    /// - Throws: ``RiderError/malformedResponse(_:underlying:)`` for a level this client does not know.
     func toDomain() throws -> RiderSport {
         guard let level = SportLevel(rawValue: level) else {
             throw RiderError.malformedResponse("the sport '\(ProblemMapping.clip(id))' has an unknown level "

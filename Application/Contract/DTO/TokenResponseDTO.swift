@@ -41,7 +41,7 @@ struct TokenResponseDTO: Decodable, Sendable {
     static let maximumTokenLength = 16 * 1024
 
     /// Checks the response and returns what it grants.
-    /// - Throws: ``RiderError/malformedResponse(_:)`` without an access token, or with a token
+    /// - Throws: ``RiderError/malformedResponse(_:underlying:)`` without an access token, or with a token
     ///   that cannot travel in a header or form (control characters, non-ASCII, over 16 KiB),
     ///   ``RiderError/unsupportedTokenType(_:)`` for anything but Bearer.
     func toGrant(serverDate: Date? = nil) throws -> TokenGrant {

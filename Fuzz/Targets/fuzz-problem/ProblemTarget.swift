@@ -16,7 +16,7 @@ public func fuzzProblem(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         for headers: HTTPHeaders in [["Retry-After": input.headerLine, "Date": serverDate], ["Retry-After": input.headerLine]] {
             let error = ProblemMapping.error(for: HTTPResponse(status: status, headers: headers, body: input.body))
             FuzzInvariant.printable(error)
-            if case .rateLimited(let retryAfter?) = error {
+            if error.code == .rateLimited, let retryAfter = error.retryAfter {
                 precondition(retryAfter.isFinite && retryAfter >= 0 && retryAfter <= RetryAfter.maximum)
             }
         }

@@ -10,7 +10,7 @@ struct CommandContext: Sendable {
     /// Every vault backend for this server, for the `rider vault` commands.
     let vaults: VaultFactory
 
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when no usable server is configured.
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` when no usable server is configured.
     init(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         var configuration = try RiderKit.Configuration.load(environment: environment, baseURL: options.server)
         configuration.identity.program = "rider/\(RequestIdentity.libraryVersion)"

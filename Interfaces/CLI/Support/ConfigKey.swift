@@ -22,8 +22,8 @@ extension ConfigKey {
         settings[self] = text
         do {
             try RiderKit.Configuration.validate(settings)
-        } catch let RiderError.invalidConfiguration(reason) {
-            throw ConfigError.invalidValue(key: rawValue, reason: reason)
+        } catch let error as RiderError where error.code == .invalidConfiguration {
+            throw ConfigError.invalidValue(key: rawValue, reason: error.detail ?? error.message)
         }
     }
 }

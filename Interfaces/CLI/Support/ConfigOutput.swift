@@ -4,7 +4,7 @@ import RiderKit
 enum ConfigOutput {
     /// `json` with --json, else the human-readable `lines` (made terminal-safe by ``Console``).
     /// - Parameter style: the style `lines` were rendered with, whose escapes are kept.
-    /// - Throws: ``RiderError/malformedResponse(_:)`` when the result cannot be written as JSON.
+    /// - Throws: ``RiderError/malformedResponse(_:underlying:)`` when the result cannot be written as JSON.
     static func print(_ output: some Encodable, json: Bool, style: TextStyle = .plain,
                       lines: @autoclosure () -> [String]) throws {
         guard json else {

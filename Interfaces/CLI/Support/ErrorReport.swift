@@ -29,23 +29,22 @@ struct ErrorReport: Sendable {
     }
 
     private func report(_ error: RiderError) -> Int32 {
-        let message = error.localizedDescription
-        switch error {
-        case .invalidInput(let problems):
-            emit(ErrorOutput(code: Self.code(for: error), message: message,
-                             fields: problems.map(FieldProblemOutput.init)))
-        case .invalidAvatar(let problem):
+        let code = error.code.description
+        switch error.code {
+        case .invalidInput:
+            emit(ErrorOutput(code: code, message: error.message, fields: error.fieldProblems.map(FieldProblemOutput.init)))
+        case .invalidAvatar:
             // Also as a field, so scripts that read `fields` for rejected input find it there.
-            emit(ErrorOutput(code: Self.code(for: error), message: message,
-                             fields: [FieldProblemOutput(FieldProblem(field: "avatar", message: problem.message))]))
-        case .conflict(let current):
-            emit(ErrorOutput(code: Self.code(for: error), message: message, current: current.map(RiderOutput.init)))
-            if !json, let current {
+            emit(ErrorOutput(code: code, message: error.message,
+                             fields: error.avatarProblem.map { [FieldProblemOutput(FieldProblem(field: "avatar", message: $0.message))] }))
+        case .conflict:
+            emit(ErrorOutput(code: code, message: error.message, current: error.current.map(RiderOutput.init)))
+            if !json, let current = error.current {
                 Console.standardError("Current profile on the server:")
                 for line in RiderOutput(current).lines { Console.standardError("  " + line) }
             }
         default:
-            emit(ErrorOutput(code: Self.code(for: error), message: message))
+            emit(ErrorOutput(code: code, message: error.message))
         }
         return ExitStatus(error).rawValue
     }
@@ -81,30 +80,5 @@ struct ErrorReport: Sendable {
             return
         }
         Console.standardError(json: JSONOutput.string(output) ?? #"{"error":{"code":"other","message":"unprintable error"}}"#)
-    }
-
-    /// A stable, machine-readable name for each error (the `code` of the JSON error).
-    static func code(for error: RiderError) -> String {
-        switch error {
-        case .invalidCredentials: return "invalid_credentials"
-        case .notSignedIn: return "not_signed_in"
-        case .sessionExpired: return "session_expired"
-        case .awaitingAuthorization: return "awaiting_authorization"
-        case .forbidden: return "forbidden"
-        case .notFound: return "not_found"
-        case .alreadyExists: return "already_exists"
-        case .conflict: return "conflict"
-        case .invalidInput: return "invalid_input"
-        case .invalidAvatar: return "invalid_avatar"
-        case .serverUnreachable: return "server_unreachable"
-        case .timedOut: return "timed_out"
-        case .rateLimited: return "rate_limited"
-        case .server: return "server_error"
-        case .malformedResponse: return "malformed_response"
-        case .unsupportedTokenType: return "unsupported_token_type"
-        case .unsafeRedirect: return "unsafe_redirect"
-        case .invalidConfiguration: return "invalid_configuration"
-        case .storage: return "storage"
-        }
     }
 }

@@ -17,7 +17,7 @@ enum ExitStatus: Int32, Sendable {
     case storage = 11
 
     init(_ error: RiderError) {
-        switch error {
+        switch error.code {
         case .invalidCredentials: self = .loginFailed
         case .notSignedIn, .sessionExpired, .awaitingAuthorization: self = .notSignedIn
         case .notFound: self = .notFound
@@ -27,7 +27,7 @@ enum ExitStatus: Int32, Sendable {
         case .invalidInput, .invalidAvatar: self = .inputRejected
         case .invalidConfiguration: self = .configuration
         case .storage: self = .storage
-        case .forbidden: self = .failure
+        default: self = .failure  // .forbidden, and codes a later RiderKit adds
         }
     }
 }

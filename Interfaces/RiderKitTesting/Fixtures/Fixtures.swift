@@ -34,7 +34,7 @@ public enum Fixtures {
     ///   - clientAuthentication: how the client authenticates to the token endpoint.
     ///   - refreshLeeway: how early to refresh.
     /// - Returns: the configuration.
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` for an unusable `baseURL`.
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` for an unusable `baseURL`.
     public static func configuration(
         baseURL: String = baseURL,
         clientID: String? = nil,

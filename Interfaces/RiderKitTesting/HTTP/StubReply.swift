@@ -77,7 +77,7 @@ public enum StubReply: Sendable {
               headers: ["Cache-Control": "no-store"])
     }
 
-    /// Throws `error` instead of answering (for example ``RiderError/serverUnreachable(reason:)``).
+    /// Throws `error` instead of answering (for example ``RiderError/serverUnreachable(reason:underlying:)``).
     /// - Parameter error: what the transport throws.
     /// - Returns: the reply.
     public static func failing(_ error: any Error) -> StubReply { .failure(error) }

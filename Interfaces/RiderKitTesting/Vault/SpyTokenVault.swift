@@ -31,19 +31,19 @@ public actor SpyTokenVault: TokenVault {
     }
 
     /// Makes later saves throw `error` (and keep the previous session); `nil` lets them succeed again.
-    /// - Parameter error: the error, usually ``RiderError/storage(_:)``.
+    /// - Parameter error: the error, usually ``RiderError/storage(_:underlying:)``.
     public func failSaves(with error: RiderError? = .storage("the test vault refuses to save")) {
         saveFailure = error
     }
 
     /// Makes later loads throw `error`; `nil` lets them succeed again.
-    /// - Parameter error: the error, usually ``RiderError/storage(_:)``.
+    /// - Parameter error: the error, usually ``RiderError/storage(_:underlying:)``.
     public func failLoads(with error: RiderError? = .storage("the test vault cannot be read")) {
         loadFailure = error
     }
 
     /// Makes later removals throw `error`; `nil` lets them succeed again.
-    /// - Parameter error: the error, usually ``RiderError/storage(_:)``.
+    /// - Parameter error: the error, usually ``RiderError/storage(_:underlying:)``.
     public func failRemovals(with error: RiderError? = .storage("the test vault refuses to delete")) {
         removeFailure = error
     }

@@ -134,7 +134,7 @@ struct GetUserCachePolicyTests {
           arguments: [unreachable, RiderError.timedOut, RiderError.server(status: 503, detail: nil)])
     func networkFirstFallsBack(failure: RiderError) async throws {
         try await cacheGrace(age: 5)
-        if case .server(let status, _) = failure {
+        if failure.code == .server, case let status = failure.status ?? 0 {
             stubServer(.problem(status: status), times: RetryPolicy.standard.maxAttempts)
         } else {
             stubServer(.failure(failure), times: RetryPolicy.standard.maxAttempts)
@@ -239,7 +239,7 @@ struct GetUserCachePolicyTests {
     @Test("cache-only with nothing cached is .notFound saying so, without a request")
     func cacheOnlyMiss() async throws {
         let error = await #expect(throws: RiderError.self) { try await getUser(Self.id, policy: .cacheOnly) }
-        guard case .notFound(let detail)? = error else {
+        guard let riderError = error, riderError.code == .notFound, case let detail = riderError.detail else {
             Issue.record("expected .notFound, got \(String(describing: error))")
             return
         }

@@ -55,7 +55,7 @@ struct APIConfigurationTests {
         #expect {
             try configuration(base)
         } throws: { error in
-            if case RiderError.invalidConfiguration = error { return true }
+            if let riderError = error as? RiderError, riderError.code == .invalidConfiguration { return true }
             return false
         }
     }

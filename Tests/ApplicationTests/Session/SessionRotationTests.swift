@@ -60,7 +60,7 @@ struct SessionRotationTests {
         await harness.vault.failSaves()
 
         let error = await #expect(throws: RiderError.self) { try await harness.refreshSession() }
-        guard case .storage(let message)? = error else {
+        guard let riderError = error, riderError.code == .storage, case let message = riderError.detail ?? "" else {
             Issue.record("expected .storage, got \(String(describing: error))")
             return
         }

@@ -62,7 +62,7 @@ struct SessionStateTests {
         }
 
         #expect(outcomes.count == 50)
-        #expect(outcomes.allSatisfy { if case .failure(RiderError.sessionExpired) = $0 { true } else { false } })
+        #expect(outcomes.allSatisfy { if case .failure(RiderError.Code.sessionExpired) = $0 { true } else { false } })
         #expect(harness.transport.count(.post, "/auth/token") == 1)
         #expect(await harness.vault.storedSession == nil)
         let seen = await states.value

@@ -68,7 +68,7 @@ struct TokenEndpointHostilityTests {
 
         let error = await #expect(throws: RiderError.self) { try await harness.refreshSession() }
 
-        guard case .malformedResponse(let what)? = error else {
+        guard let riderError = error, riderError.code == .malformedResponse, case let what = riderError.detail ?? "" else {
             Issue.record("expected .malformedResponse, got \(String(describing: error))")
             return
         }
@@ -85,7 +85,7 @@ struct TokenEndpointHostilityTests {
 
         let error = await #expect(throws: RiderError.self) { try await harness.refreshSession() }
 
-        guard case .malformedResponse(let what)? = error else {
+        guard let riderError = error, riderError.code == .malformedResponse, case let what = riderError.detail ?? "" else {
             Issue.record("expected .malformedResponse, got \(String(describing: error))")
             return
         }

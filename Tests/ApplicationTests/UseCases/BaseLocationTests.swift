@@ -58,7 +58,7 @@ struct BaseLocationTests {
             ["latitude": 123.0, "longitude": 0, "place_name": .null]))
 
         let error = await #expect(throws: RiderError.self) { try await harness.getBaseLocation() }
-        guard case .malformedResponse? = error else {
+        guard let riderError = error, riderError.code == .malformedResponse else {
             Issue.record("expected .malformedResponse, got \(String(describing: error))")
             return
         }

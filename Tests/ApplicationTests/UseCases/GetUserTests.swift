@@ -75,7 +75,7 @@ struct GetUserTests {
         harness.transport.stub(.get, "/users/u_000002", times: 1, with: .status(200, body: body))
 
         let error = await #expect(throws: RiderError.self) { try await harness.getUser("u_000002") }
-        guard case .malformedResponse(let what)? = error else {
+        guard let riderError = error, riderError.code == .malformedResponse, case let what = riderError.detail ?? "" else {
             Issue.record("expected .malformedResponse, got \(String(describing: error))")
             return
         }

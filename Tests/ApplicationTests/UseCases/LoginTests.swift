@@ -34,7 +34,7 @@ struct LoginTests {
 
         let error = await #expect(throws: RiderError.self) { try await harness.login(Fixtures.credentials) }
 
-        guard case .storage? = error else {
+        guard let riderError = error, riderError.code == .storage else {
             Issue.record("expected .storage, got \(String(describing: error))")
             return
         }
@@ -136,7 +136,7 @@ struct LoginTests {
         harness.transport.stub(.post, tokenPath, times: 1, with: .successful(Fixtures.tokenResponse(accessToken: nil)))
 
         let error = await #expect(throws: RiderError.self) { try await harness.login(Fixtures.credentials) }
-        guard case .malformedResponse(let what) = error else {
+        guard error?.code == .malformedResponse, case let what = error?.detail ?? "" else {
             Issue.record("expected .malformedResponse, got \(String(describing: error))")
             return
         }

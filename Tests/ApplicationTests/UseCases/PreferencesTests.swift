@@ -53,7 +53,7 @@ struct PreferencesTests {
             ["notifications": ["messages": "yes"]]))
 
         let error = await #expect(throws: RiderError.self) { try await harness.getPreferences() }
-        guard case .malformedResponse? = error else {
+        guard let riderError = error, riderError.code == .malformedResponse else {
             Issue.record("expected .malformedResponse, got \(String(describing: error))")
             return
         }

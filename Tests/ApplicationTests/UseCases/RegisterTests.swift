@@ -12,7 +12,7 @@ struct RegisterTests {
         let registration = Registration(email: "nope", password: "short", displayName: "", riderType: .learner)
 
         let error = await #expect(throws: RiderError.self) { try await harness.register(registration) }
-        guard case .invalidInput(let problems)? = error else {
+        guard let riderError = error, riderError.code == .invalidInput, case let problems = riderError.fieldProblems else {
             Issue.record("expected .invalidInput, got \(String(describing: error))")
             return
         }

@@ -27,7 +27,7 @@ struct SearchUsersTests {
         let harness = try UseCaseHarness.signedIn()
 
         let error = await #expect(throws: RiderError.self) { try await harness.searchUsers(query, page: PageRequest()) }
-        guard case .invalidInput(let problems)? = error else {
+        guard let riderError = error, riderError.code == .invalidInput, case let problems = riderError.fieldProblems else {
             Issue.record("expected .invalidInput, got \(String(describing: error))")
             return
         }

@@ -71,7 +71,7 @@ struct SportsTests {
         #expect(harness.transport.requests.first?.bearerToken == Fixtures.accessToken)
 
         let error = await #expect(throws: RiderError.self) { try await harness.listMySports() }
-        guard case .malformedResponse(let what)? = error else {
+        guard let riderError = error, riderError.code == .malformedResponse, case let what = riderError.detail ?? "" else {
             Issue.record("expected .malformedResponse, got \(String(describing: error))")
             return
         }
@@ -101,7 +101,7 @@ struct SportsTests {
         await #expect(throws: RiderError.self) { try await harness.setMySport(SportID(id), level: .expert) }
         let error = await #expect(throws: RiderError.self) { try await harness.removeMySport(SportID(id)) }
 
-        guard case .invalidInput(let problems)? = error else {
+        guard let riderError = error, riderError.code == .invalidInput, case let problems = riderError.fieldProblems else {
             Issue.record("expected .invalidInput, got \(String(describing: error))")
             return
         }

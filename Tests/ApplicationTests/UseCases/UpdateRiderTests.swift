@@ -59,7 +59,7 @@ struct UpdateRiderTests {
             try await harness.updateRider(RiderPatch(displayName: "Mine"), basedOn: Fixtures.entityTag)
         }
 
-        guard case .conflict(let current)? = error else {
+        guard let riderError = error, riderError.code == .conflict, case let current = riderError.current else {
             Issue.record("expected .conflict, got \(String(describing: error))")
             return
         }
@@ -72,7 +72,7 @@ struct UpdateRiderTests {
         let harness = try UseCaseHarness.signedIn()
 
         let error = await #expect(throws: RiderError.self) { try await harness.updateRider(RiderPatch()) }
-        guard case .invalidInput? = error else {
+        guard let riderError = error, riderError.code == .invalidInput else {
             Issue.record("expected .invalidInput, got \(String(describing: error))")
             return
         }

@@ -153,7 +153,7 @@ struct UploadAvatarTests {
         harness.transport.stub(.post, "/riders/me/avatar", times: 1, with: .successful(Fixtures.rider(avatarURL: Self.avatarURL)))
 
         let error = await #expect(throws: RiderError.self) { try await harness.uploadAvatar(Self.jpeg, filename: "me.jpg") }
-        guard case .malformedResponse(let what)? = error else {
+        guard let riderError = error, riderError.code == .malformedResponse, case let what = riderError.detail ?? "" else {
             Issue.record("expected .malformedResponse, got \(String(describing: error))")
             return
         }

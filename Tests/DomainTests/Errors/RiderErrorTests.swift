@@ -40,33 +40,54 @@ struct RiderErrorTests {
         .storage("the vault file cannot be read"),
     ]
 
-    static func caseName(of error: RiderError) -> String {
-        switch error {
-        case .invalidCredentials: "invalidCredentials"
-        case .notSignedIn: "notSignedIn"
-        case .sessionExpired: "sessionExpired"
-        case .awaitingAuthorization: "awaitingAuthorization"
-        case .forbidden: "forbidden"
-        case .notFound: "notFound"
-        case .alreadyExists: "alreadyExists"
-        case .conflict: "conflict"
-        case .invalidInput: "invalidInput"
-        case .invalidAvatar: "invalidAvatar"
-        case .serverUnreachable: "serverUnreachable"
-        case .timedOut: "timedOut"
-        case .rateLimited: "rateLimited"
-        case .server: "server"
-        case .malformedResponse: "malformedResponse"
-        case .unsupportedTokenType: "unsupportedTokenType"
-        case .unsafeRedirect: "unsafeRedirect"
-        case .invalidConfiguration: "invalidConfiguration"
-        case .storage: "storage"
-        }
+    /// Every code and the name `rider --json` prints for it: scripts depend on these names.
+    static let documentedCodes: [RiderError.Code: String] = [
+        .invalidCredentials: "invalid_credentials", .notSignedIn: "not_signed_in",
+        .sessionExpired: "session_expired", .awaitingAuthorization: "awaiting_authorization",
+        .forbidden: "forbidden", .notFound: "not_found", .alreadyExists: "already_exists",
+        .conflict: "conflict", .invalidInput: "invalid_input", .invalidAvatar: "invalid_avatar",
+        .serverUnreachable: "server_unreachable", .timedOut: "timed_out", .rateLimited: "rate_limited",
+        .server: "server_error", .malformedResponse: "malformed_response",
+        .unsupportedTokenType: "unsupported_token_type", .unsafeRedirect: "unsafe_redirect",
+        .invalidConfiguration: "invalid_configuration", .storage: "storage",
+    ]
+
+    @Test("the examples cover every code, and each code keeps its documented name")
+    func examplesCoverEveryCode() {
+        #expect(Set(Self.examples.map(\.code)) == Set(Self.documentedCodes.keys))
+        for (code, name) in Self.documentedCodes { #expect(code.description == name) }
     }
 
-    @Test("the examples cover every case")
-    func examplesCoverEveryCase() {
-        #expect(Set(Self.examples.map(Self.caseName)).count == 19)
+    @Test("catch RiderError.Code.x matches that code whatever the details, and nothing else")
+    func catchByCode() {
+        func caught(_ error: RiderError) -> String {
+            do { throw error } catch RiderError.Code.notFound { return "not found" } catch { return "other" }
+        }
+        #expect(caught(.notFound(detail: nil)) == "not found")
+        #expect(caught(.notFound(detail: "no user u_000009")) == "not found")
+        #expect(caught(.forbidden(detail: nil)) == "other")
+        #expect(!(RiderError.Code.storage ~= CancellationError()))
+    }
+
+    @Test("the underlying error is kept, left out of ==, and shown only by its type")
+    func underlyingError() throws {
+        struct DiskFull: Error, CustomStringConvertible { var description: String { "secret-looking text" } }
+        let error = RiderError.storage("the cache /tmp/c.sqlite failed", underlying: DiskFull())
+        #expect(error.underlying is DiskFull)
+        #expect(error == .storage("the cache /tmp/c.sqlite failed"))
+        #expect(error.message == "Local storage failed: the cache /tmp/c.sqlite failed.")
+        #expect("\(error)" == error.message)
+        #expect(String(reflecting: error).contains("DiskFull"))
+        #expect(!String(reflecting: error).contains("secret-looking"))
+        #expect(!error.localizedDescription.contains("secret-looking"))
+    }
+
+    @Test("a code RiderKit adds later is an error like any other")
+    func openCodeSet() {
+        let error = RiderError(code: .storage, message: "The keyring is locked.", detail: "locked")
+        #expect(error.code == .storage)
+        #expect(error.detail == "locked")
+        #expect(error.errorDescription == "The keyring is locked.")
     }
 
     @Test("every case has a non-empty, one-line errorDescription ending in a full stop", arguments: examples)

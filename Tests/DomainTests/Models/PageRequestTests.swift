@@ -24,7 +24,7 @@ struct PageRequestTests {
         #expect {
             try PageRequest(page: page, limit: limit)
         } throws: { error in
-            guard case RiderError.invalidInput(let problems) = error else { return false }
+            guard let riderError = error as? RiderError, riderError.code == .invalidInput, case let problems = riderError.fieldProblems else { return false }
             return problems.map(\.field) == fields
         }
     }

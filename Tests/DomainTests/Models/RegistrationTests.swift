@@ -12,7 +12,7 @@ struct RegistrationTests {
     }
 
     func fields(of error: RiderError) -> [String] {
-        guard case .invalidInput(let problems) = error else { return [] }
+        guard error.code == .invalidInput, case let problems = error.fieldProblems else { return [] }
         return problems.map(\.field)
     }
 

@@ -16,7 +16,7 @@ struct CacheFileErrorTests {
         (.SQLITE_FULL, "full"), (.SQLITE_BUSY, "locked"), (.SQLITE_IOERR, "I/O error"), (.SQLITE_MISMATCH, "rider cache clear"),
     ])
     func messages(code: ResultCode, phrase: String) {
-        guard case .storage(let message) = CacheFileError.database(code).riderError(file: Self.file) else {
+        guard case let riderError = CacheFileError.database(code).riderError(file: Self.file), riderError.code == .storage, case let message = riderError.detail ?? "" else {
             Issue.record("expected .storage")
             return
         }

@@ -48,7 +48,7 @@ struct FileSportCatalogueCacheTests {
         let cache = FileSportCatalogueCache(file: blocker.appendingPathComponent("sports.json"))
 
         let error = await #expect(throws: RiderError.self) { try await cache.save(Self.catalogue) }
-        guard case .storage(let what)? = error else {
+        guard let riderError = error, riderError.code == .storage, case let what = riderError.detail ?? "" else {
             Issue.record("expected .storage, got \(String(describing: error))")
             return
         }

@@ -182,7 +182,7 @@ struct SQLiteUserCacheTests {
         let cache = SQLiteUserCache(configuration: .init(file: blocker.appendingPathComponent("users.sqlite")))
 
         let error = await #expect(throws: RiderError.self) { try await cache.store(CacheSamples.riders, at: CacheSamples.epoch) }
-        guard case .storage(let message)? = error else {
+        guard let riderError = error, riderError.code == .storage, case let message = riderError.detail ?? "" else {
             Issue.record("expected .storage, got \(String(describing: error))")
             return
         }
@@ -214,7 +214,7 @@ struct SQLiteUserCacheTests {
         let error = await #expect(throws: RiderError.self) {
             try await folder.cache().store([CacheSamples.riders[1]], at: CacheSamples.epoch)
         }
-        guard case .storage? = error else {
+        guard let riderError = error, riderError.code == .storage else {
             Issue.record("expected .storage, got \(String(describing: error))")
             return
         }

@@ -247,8 +247,8 @@ struct PrivatePathRefusalTests {
             return nil
         } catch let error as VaultError {
             return error.message
-        } catch RiderError.storage(let message) {
-            return message
+        } catch let error as RiderError where error.code == .storage {
+            return error.detail ?? error.message
         } catch {
             return "unexpected \(error)"
         }

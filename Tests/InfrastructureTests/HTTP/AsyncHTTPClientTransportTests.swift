@@ -64,7 +64,7 @@ struct AsyncHTTPClientTransportTests {
         await #expect {
             _ = try await transport.send(HTTPRequest(method: .get, url: url))
         } throws: { error in
-            guard case RiderError.invalidConfiguration(let message) = error else { return false }
+            guard let riderError = error as? RiderError, riderError.code == .invalidConfiguration, case let message = riderError.detail ?? "" else { return false }
             return message.contains("https_proxy") && !message.contains("hunter2") && !"\(error)".contains("hunter2")
         }
     }
@@ -94,7 +94,7 @@ struct AsyncHTTPClientTransportTests {
             await #expect {
                 _ = try await transport.send(HTTPRequest(method: .get, url: url))
             } throws: { error in
-                guard case RiderError.invalidConfiguration(let message) = error else { return false }
+                guard let riderError = error as? RiderError, riderError.code == .invalidConfiguration, case let message = riderError.detail ?? "" else { return false }
                 return message.contains("shut down")
             }
         }

@@ -71,8 +71,9 @@ struct HTTPTransportTests {
         await #expect {
             _ = try await transport.send(HTTPRequest(method: .get, url: url))
         } throws: { error in
-            guard case RiderError.serverUnreachable = error else { return false }
-            return true
+            // The transport's own error stays attached as the cause, for logs.
+            guard let riderError = error as? RiderError, riderError.code == .serverUnreachable else { return false }
+            return riderError.underlying != nil
         }
     }
 
@@ -109,7 +110,7 @@ struct HTTPTransportTests {
             await #expect {
                 _ = try await transport.send(HTTPRequest(method: .get, url: server.baseURL.appendingPathComponent("auth/me")))
             } throws: { error in
-                guard case RiderError.malformedResponse(let message) = error else { return false }
+                guard let riderError = error as? RiderError, riderError.code == .malformedResponse, case let message = riderError.detail ?? "" else { return false }
                 return message.contains("100 bytes")
             }
         }
@@ -151,7 +152,7 @@ struct HTTPTransportTests {
         await #expect {
             _ = try await kind.make().send(HTTPRequest(method: .get, url: url))
         } throws: { error in
-            guard case RiderError.invalidConfiguration = error else { return false }
+            guard let riderError = error as? RiderError, riderError.code == .invalidConfiguration else { return false }
             return true
         }
     }

@@ -94,7 +94,7 @@ struct SessionEngineAgainstReferenceServerTests {
             await #expect {
                 try await kit.login(.referenceDemo)
             } throws: { error in
-                if case RiderError.invalidConfiguration = error { return true }
+                if let riderError = error as? RiderError, riderError.code == .invalidConfiguration { return true }
                 return false
             }
         }

@@ -28,7 +28,7 @@ struct StressTests {
             operations += 1
             switch outcome {
             case .success: break
-            case .failure(RiderError.conflict):
+            case .failure(RiderError.Code.conflict):
                 conflicts += 1  // two tasks updating the profile at once: the expected answer
             case .failure(let error):
                 unexpected.append(String(describing: error))

@@ -71,7 +71,7 @@ struct UseCasesAgainstReferenceServerTests {
             await #expect {
                 try await kit.updateRider(RiderPatch(displayName: "Mine"), basedOn: original.entityTag)
             } throws: { error in
-                guard case RiderError.conflict(let current) = error else { return false }
+                guard let riderError = error as? RiderError, riderError.code == .conflict, case let current = riderError.current else { return false }
                 return current?.displayName == "Edited Elsewhere" && current?.entityTag == theirs.entityTag
             }
             #expect(try await kit.getRider().displayName == "Edited Elsewhere")
@@ -125,7 +125,7 @@ struct UseCasesAgainstReferenceServerTests {
             await #expect {
                 try await kit.getUser("u_999999")
             } throws: { error in
-                guard case RiderError.notFound = error else { return false }
+                guard let riderError = error as? RiderError, riderError.code == .notFound else { return false }
                 return true
             }
             let registration = Registration(email: "new.rider@example.com", password: "long-enough-1",
@@ -135,7 +135,7 @@ struct UseCasesAgainstReferenceServerTests {
             await #expect {
                 try await kit.register(registration)
             } throws: { error in
-                guard case RiderError.alreadyExists = error else { return false }
+                guard let riderError = error as? RiderError, riderError.code == .alreadyExists else { return false }
                 return true
             }
         }
@@ -150,7 +150,7 @@ struct UseCasesAgainstReferenceServerTests {
             await #expect {
                 try await kit.updateRider(RiderPatch(description: .set(String(repeating: "x", count: 501))))
             } throws: { error in
-                guard case RiderError.invalidInput(let problems) = error else { return false }
+                guard let riderError = error as? RiderError, riderError.code == .invalidInput, case let problems = riderError.fieldProblems else { return false }
                 return problems.contains { $0.field == "description" }
             }
         }

@@ -42,7 +42,7 @@ struct FileRefreshLockTests {
             await #expect {
                 try await waiting.withLock { () }
             } throws: { error in
-                guard case RiderError.storage(let message) = error else { return false }
+                guard let riderError = error as? RiderError, riderError.code == .storage, case let message = riderError.detail ?? "" else { return false }
                 return message.contains(file.path)
             }
         }

@@ -70,8 +70,9 @@ struct EncryptedFileTokenVaultTests {
         await #expect {
             try await intruder.loadSession()
         } throws: { error in
-            guard case RiderError.storage(let message) = error else { return false }
+            guard let riderError = error as? RiderError, riderError.code == .storage, case let message = riderError.detail ?? "" else { return false }
             return message.contains(file.path) && message.contains("passphrase") && !message.contains("wrong")
+                && riderError.underlying as? VaultError == .wrongPassphrase(file: file.path)
         }
         #expect(try Data(contentsOf: file) == before)
     }

@@ -25,7 +25,7 @@ public struct UseCaseHarness: Sendable {
     ///   - session: the session already in the vault (`nil`: signed out).
     ///   - clock: the clock, starting at ``Fixtures/epoch`` unless told.
     ///   - sourceLocation: where the transport reports unexpected requests.
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when the default configuration cannot be built.
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` when the default configuration cannot be built.
     public init(
         configuration: APIConfiguration? = nil,
         session: Session? = nil,
@@ -67,7 +67,7 @@ public struct UseCaseHarness: Sendable {
     ///   - configuration: the API configuration.
     ///   - sourceLocation: where the transport reports unexpected requests.
     /// - Returns: the harness.
-    /// - Throws: ``RiderError/invalidConfiguration(_:)`` when the default configuration cannot be built.
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` when the default configuration cannot be built.
     public static func signedIn(
         _ session: Session = Fixtures.session(),
         configuration: APIConfiguration? = nil,

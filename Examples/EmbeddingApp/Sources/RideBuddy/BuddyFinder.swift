@@ -36,7 +36,7 @@ public struct BuddyFinder: Sendable {
     /// - Parameter error: an error thrown by this type.
     /// - Returns: a sentence for the rider.
     public static func message(for error: any Error) -> String {
-        switch error as? RiderError {
+        switch (error as? RiderError)?.code {
         case .invalidCredentials?: "That email and password do not match."
         case .serverUnreachable?, .timedOut?: "You seem to be offline; try again later."
         default: "Something went wrong: \(error.localizedDescription)"
