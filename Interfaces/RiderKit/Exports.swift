@@ -1,5 +1,74 @@
-// Embedding programs `import RiderKit` and nothing else: the models, errors, ports, use cases
-// and the stock adapters come with it.
-@_exported import RiderApplication
+// The public surface of `import RiderKit`, declared here and nowhere else.
+//
+// An embedding program imports RiderKit and nothing else. It gets the whole Domain layer (models,
+// errors and ports: each is something an embedder reads, throws, or implements in an adapter)
+// and, from the inner layers, exactly the declarations listed below: the session engine's public
+// view, configuration, the use cases the facade hands out, and the stock adapters a program may
+// choose. Anything else that Application or Infrastructure declares is `package`: the CLI, the
+// test support and the tests are in this package and keep using it; no embedder depends on it.
+//
+// `scripts/check-api.sh` (part of `make test`) fails when a public declaration of Application or
+// Infrastructure is missing here (public but unreachable is a promise nobody can use), and when the
+// public API as a whole differs from the baseline in api/public-api.txt.
+// (Scoped imports name actors as `class`.)
+
 @_exported import RiderDomain
-@_exported import RiderInfrastructure
+
+// MARK: Application — configuration and the session
+
+@_exported import struct RiderApplication.APIConfiguration
+@_exported import struct RiderApplication.CacheSettings
+@_exported import struct RiderApplication.RequestIdentity
+@_exported import struct RiderApplication.Reauthentication
+@_exported import class RiderApplication.SessionEngine
+@_exported import class RiderApplication.BackgroundRefreshes
+@_exported import struct RiderApplication.InProcessRefreshLock
+
+// MARK: Application — the use cases the facade hands out
+
+@_exported import struct RiderApplication.Login
+@_exported import struct RiderApplication.Logout
+@_exported import struct RiderApplication.Register
+@_exported import struct RiderApplication.RefreshSession
+@_exported import struct RiderApplication.RestoreSession
+@_exported import struct RiderApplication.MigrateSession
+@_exported import struct RiderApplication.CurrentUser
+@_exported import struct RiderApplication.GetUser
+@_exported import struct RiderApplication.SearchUsers
+@_exported import struct RiderApplication.ListUsers
+@_exported import struct RiderApplication.UserPages
+@_exported import struct RiderApplication.GetRider
+@_exported import struct RiderApplication.UpdateRider
+@_exported import struct RiderApplication.UploadAvatar
+@_exported import struct RiderApplication.ListSports
+@_exported import struct RiderApplication.ListMySports
+@_exported import struct RiderApplication.SetMySport
+@_exported import struct RiderApplication.RemoveMySport
+@_exported import struct RiderApplication.GetBaseLocation
+@_exported import struct RiderApplication.SetBaseLocation
+@_exported import struct RiderApplication.GetPreferences
+@_exported import struct RiderApplication.UpdatePreferences
+@_exported import struct RiderApplication.DeleteAccount
+@_exported import struct RiderApplication.GetCacheStatistics
+@_exported import struct RiderApplication.ClearCache
+
+// MARK: Infrastructure — the stock adapters
+
+@_exported import class RiderInfrastructure.AsyncHTTPClientTransport
+@_exported import struct RiderInfrastructure.ProxyEnvironment
+@_exported import struct RiderInfrastructure.RecordingTransport
+@_exported import class RiderInfrastructure.ReplayTransport
+@_exported import class RiderInfrastructure.SecretServiceTokenVault
+@_exported import class RiderInfrastructure.EncryptedFileTokenVault
+@_exported import struct RiderInfrastructure.VaultPassphrase
+@_exported import enum RiderInfrastructure.VaultError
+@_exported import struct RiderInfrastructure.SessionBinding
+@_exported import class RiderInfrastructure.InMemoryTokenVault
+@_exported import class RiderInfrastructure.SQLiteUserCache
+@_exported import class RiderInfrastructure.InMemoryUserCache
+@_exported import struct RiderInfrastructure.FileSportCatalogueCache
+@_exported import class RiderInfrastructure.InMemorySportCatalogueCache
+@_exported import struct RiderInfrastructure.FileRefreshLock
+@_exported import struct RiderInfrastructure.SystemClock
+@_exported import class RiderInfrastructure.SwiftMetricsRecorder
+@_exported import struct RiderInfrastructure.XDGDirectories

@@ -1,4 +1,5 @@
 import Foundation
+import RiderApplication
 import RiderKit
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import RiderApplication
 import RiderKit
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import RiderApplication
 import RiderKit
 
 extension JSONValue {
