@@ -59,6 +59,13 @@ public struct RiderKit: Sendable {
     public let cacheStatistics: GetCacheStatistics
     /// Empties the user cache (`rider cache clear`); the session is kept.
     public let clearCache: ClearCache
+    /// The signed-in rider's profile: read and edit it, its avatar, base location and preferences.
+    public let profile: Profile
+    /// The sport catalogue (kept in `sports.json` for ``live(configuration:)`` for as long as the
+    /// server allows) and the signed-in rider's sports and levels.
+    public let sports: Sports
+    /// What the user cache holds (`rider cache stats`), and emptying it (`rider cache clear`).
+    public let cache: Cache
     /// Refreshes started by `CachePolicy.staleWhileRevalidate`; a program that is about to exit
     /// awaits `BackgroundRefreshes.waitForAll()` so they finish.
     public let backgroundRefreshes: BackgroundRefreshes
@@ -149,6 +156,9 @@ public struct RiderKit: Sendable {
         deleteAccount = DeleteAccount(api: client, sessions: sessions, cache: cache)
         cacheStatistics = GetCacheStatistics(cache: cache)
         clearCache = ClearCache(cache: cache)
+        profile = Profile(api: client, avatarUpload: avatarUpload)
+        sports = Sports(api: client, catalogue: sportCatalogue, clock: clock)
+        self.cache = Cache(cache: cache)
         backgroundRefreshes = refreshes
     }
 
