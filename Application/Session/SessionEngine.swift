@@ -6,8 +6,8 @@ import RiderDomain
 ///
 /// Embedding programs see a narrow view of it (`RiderKit.sessions`): where the session stands
 /// (``currentSession()``), every change (``states()``), where it is kept (``vaultLocation``),
-/// and signing out here (``end()``). Signing in, refreshing and authorizing requests go through
-/// the use cases and the request pipeline.
+/// renewing it now (``refresh()``) and signing out here (``end()``). Signing in and authorizing
+/// requests go through the use cases and the request pipeline.
 ///
 /// An actor because every request of the process shares the one session; the refresh runs in
 /// a single task that all waiters join, so a one-time refresh token is never spent twice. Across
@@ -320,11 +320,13 @@ public actor SessionEngine {
         try await refreshSingleFlight(rejecting: rejectedAccessToken)
     }
 
-    /// Refreshes now, joining a refresh already under way.
-    /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired` (the vault entry is then
-    ///   removed; also after an earlier expiry), `RiderError.storage(_:)`, or a transient
-    ///   network error (the session is kept).
-    package func refresh() async throws -> Session {
+    /// Exchanges the refresh token for a new session now, even if the current one is still valid,
+    /// joining a refresh already under way.
+    /// - Returns: the renewed session, already stored.
+    /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired` (the stored session is
+    ///   then removed; also after an earlier expiry), a network error (the session is kept),
+    ///   `RiderError.storage(_:)`.
+    public func refresh() async throws -> Session {
         try await refreshSingleFlight(rejecting: nil)
     }
 

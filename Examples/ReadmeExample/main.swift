@@ -5,6 +5,6 @@ let session = try await rider.login(Credentials(email: "demo@example.com", passw
 print("Signed in as \(session.userID)")
 let page = try await rider.searchUsers("jo", page: PageRequest(limit: 5))
 for user in page.users { print("\(user.displayName) <\(user.email)>") }
-let profile = try await rider.updateRider(RiderPatch(description: .set("Rides every Sunday")))
+let profile = try await rider.profile.update(RiderPatch(description: .set("Rides every Sunday")))
 print("Profile saved as version \(profile.entityTag?.rawValue ?? "?")")
 try await rider.logout()

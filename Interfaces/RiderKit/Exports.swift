@@ -29,28 +29,17 @@
 @_exported import struct RiderApplication.Login
 @_exported import struct RiderApplication.Logout
 @_exported import struct RiderApplication.Register
-@_exported import struct RiderApplication.RefreshSession
-@_exported import struct RiderApplication.RestoreSession
 @_exported import struct RiderApplication.MigrateSession
 @_exported import struct RiderApplication.CurrentUser
 @_exported import struct RiderApplication.GetUser
 @_exported import struct RiderApplication.SearchUsers
 @_exported import struct RiderApplication.ListUsers
 @_exported import struct RiderApplication.UserPages
-@_exported import struct RiderApplication.GetRider
 @_exported import struct RiderApplication.UpdateRider
 @_exported import struct RiderApplication.UploadAvatar
 @_exported import struct RiderApplication.ListSports
-@_exported import struct RiderApplication.ListMySports
-@_exported import struct RiderApplication.SetMySport
-@_exported import struct RiderApplication.RemoveMySport
-@_exported import struct RiderApplication.GetBaseLocation
-@_exported import struct RiderApplication.SetBaseLocation
-@_exported import struct RiderApplication.GetPreferences
 @_exported import struct RiderApplication.UpdatePreferences
 @_exported import struct RiderApplication.DeleteAccount
-@_exported import struct RiderApplication.GetCacheStatistics
-@_exported import struct RiderApplication.ClearCache
 
 // MARK: Infrastructure — the stock adapters
 

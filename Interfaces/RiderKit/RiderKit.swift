@@ -10,14 +10,19 @@ import RiderInfrastructure
 /// let rider = try RiderKit.live(configuration: .load())
 /// let session = try await rider.login(Credentials(email: "demo@example.com", password: secret))
 /// let page = try await rider.searchUsers("jo", page: PageRequest())
+/// let me = try await rider.profile.get()
 /// ```
+///
+/// The signed-in rider's own data is grouped by resource: ``profile``, ``sports`` and ``cache``;
+/// the session is ``sessions``.
 ///
 /// The only type that knows every concrete adapter. Programs that want other adapters (a test
 /// stub transport, their own vault) use
 /// ``init(api:transport:vault:cache:clock:lock:cacheSettings:clearsCacheOnLogout:identity:sportCatalogue:reauthentication:metrics:avatarUpload:)``.
 public struct RiderKit: Sendable {
     public let api: APIConfiguration
-    /// The session engine shared by every use case (single-flight refresh lives here).
+    /// The session engine shared by every use case (single-flight refresh lives here): where the
+    /// session stands (`currentSession()`), renewing it now (`refresh()`), its changes.
     public let sessions: SessionEngine
     /// Where sessions are kept (for ``VaultChoice/automatic``, the vault that decides on first use).
     public let vault: any TokenVault
@@ -26,39 +31,20 @@ public struct RiderKit: Sendable {
     public let login: Login
     public let logout: Logout
     public let register: Register
-    public let refreshSession: RefreshSession
-    public let restoreSession: RestoreSession
     public let currentUser: CurrentUser
     public let getUser: GetUser
     public let searchUsers: SearchUsers
     /// Every user by id, a page at a time or all pages lazily (`ListUsers.all(pageSize:)`).
     public let listUsers: ListUsers
-    public let getRider: GetRider
-    public let updateRider: UpdateRider
-    /// Makes a JPEG or PNG the signed-in rider's avatar (checked for size and type before sending).
-    public let uploadAvatar: UploadAvatar
-    /// The sport catalogue, kept (in `sports.json` for ``live(configuration:)``) for as long as the server allows.
-    public let listSports: ListSports
-    /// The signed-in rider's sports and levels.
-    public let listMySports: ListMySports
-    /// Adds a sport to the signed-in rider's sports or changes its level.
-    public let setMySport: SetMySport
-    /// Removes a sport from the signed-in rider's sports.
-    public let removeMySport: RemoveMySport
-    /// Where the signed-in rider usually starts their rides (`nil` when not set).
-    public let getBaseLocation: GetBaseLocation
-    /// Sets the signed-in rider's base location.
-    public let setBaseLocation: SetBaseLocation
-    /// The signed-in rider's notification and visibility settings.
-    public let getPreferences: GetPreferences
-    /// Changes preferences, keeping the settings this version does not know.
-    public let updatePreferences: UpdatePreferences
+    /// The signed-in rider's profile: read and edit it, its avatar, base location and preferences.
+    public let profile: Profile
+    /// The sport catalogue (kept in `sports.json` for ``live(configuration:)`` for as long as the
+    /// server allows) and the signed-in rider's sports and levels.
+    public let sports: Sports
     /// Deletes the signed-in account on the server, then its session and cached users here.
     public let deleteAccount: DeleteAccount
-    /// What the user cache holds (`rider cache stats`).
-    public let cacheStatistics: GetCacheStatistics
-    /// Empties the user cache (`rider cache clear`); the session is kept.
-    public let clearCache: ClearCache
+    /// What the user cache holds (`rider cache stats`), and emptying it (`rider cache clear`).
+    public let cache: Cache
     /// Refreshes started by `CachePolicy.staleWhileRevalidate`; a program that is about to exit
     /// awaits `BackgroundRefreshes.waitForAll()` so they finish.
     public let backgroundRefreshes: BackgroundRefreshes
@@ -128,27 +114,15 @@ public struct RiderKit: Sendable {
         login = loginUseCase
         logout = Logout(api: client, sessions: sessions, cache: cache, clearsCache: clearsCacheOnLogout)
         register = Register(api: client)
-        refreshSession = RefreshSession(sessions: sessions)
-        restoreSession = RestoreSession(sessions: sessions)
         currentUser = CurrentUser(api: client, sessions: sessions, cache: cache, clock: clock, settings: cacheSettings,
                                   refreshes: refreshes)
         getUser = GetUser(api: client, cache: cache, clock: clock, settings: cacheSettings, refreshes: refreshes)
         searchUsers = SearchUsers(api: client, cache: cache, clock: clock, refreshes: refreshes)
         listUsers = ListUsers(api: client, cache: cache, clock: clock)
-        getRider = GetRider(api: client)
-        updateRider = UpdateRider(api: client)
-        uploadAvatar = UploadAvatar(api: client, configuration: avatarUpload)
-        listSports = ListSports(api: client, catalogue: sportCatalogue, clock: clock)
-        listMySports = ListMySports(api: client)
-        setMySport = SetMySport(api: client)
-        removeMySport = RemoveMySport(api: client)
-        getBaseLocation = GetBaseLocation(api: client)
-        setBaseLocation = SetBaseLocation(api: client)
-        getPreferences = GetPreferences(api: client)
-        updatePreferences = UpdatePreferences(api: client)
+        profile = Profile(api: client, avatarUpload: avatarUpload)
+        sports = Sports(api: client, catalogue: sportCatalogue, clock: clock)
         deleteAccount = DeleteAccount(api: client, sessions: sessions, cache: cache)
-        cacheStatistics = GetCacheStatistics(cache: cache)
-        clearCache = ClearCache(cache: cache)
+        self.cache = Cache(cache: cache)
         backgroundRefreshes = refreshes
     }
 

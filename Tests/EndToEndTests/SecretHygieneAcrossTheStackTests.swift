@@ -53,8 +53,8 @@ struct SecretHygieneAcrossTheStackTests {
         _ = try await kit.searchUsers("demo", page: try PageRequest(page: 1, limit: 20))
         _ = try await kit.getUser(session.userID)
         try afterWrite("cache writes")
-        let rider = try await kit.getRider()
-        _ = try await kit.updateRider(RiderPatch(description: .set("Gravel on Sundays.")), basedOn: rider.entityTag)
+        let rider = try await kit.profile.get()
+        _ = try await kit.profile.update(RiderPatch(description: .set("Gravel on Sundays.")), basedOn: rider.entityTag)
         do {
             _ = try await kit.getUser("u_999999", policy: .networkOnly)
         } catch {
@@ -63,12 +63,12 @@ struct SecretHygieneAcrossTheStackTests {
         await server.store.expireAccessTokens()
         _ = try await kit.currentUser(policy: .networkOnly)
         try afterWrite("refresh after 401")
-        _ = try await kit.refreshSession()
+        _ = try await kit.sessions.refresh()
         try afterWrite("explicit refresh")
         _ = try await kit.logout()
         try afterWrite("logout")
         do {
-            _ = try await kit.refreshSession()
+            _ = try await kit.sessions.refresh()
         } catch {
             errors.append(error)
         }

@@ -18,21 +18,21 @@ struct RiderKitTestingTests {
         #expect(try await rider.searchUsers("GRACE", page: PageRequest()).users.map(\.displayName) == ["Grace Hopper"])
         #expect(try await rider.getUser(Fixtures.otherUserID).value.displayName == "Grace Hopper")
         #expect(try await rider.listUsers(page: PageRequest(limit: 1)).hasNext)
-        #expect(try await rider.getRider().entityTag == EntityTag(rawValue: "\"v1\""))
-        let updated = try await rider.updateRider(RiderPatch(description: .set("Rides every Sunday")))
+        #expect(try await rider.profile.get().entityTag == EntityTag(rawValue: "\"v1\""))
+        let updated = try await rider.profile.update(RiderPatch(description: .set("Rides every Sunday")))
         #expect(updated.description == "Rides every Sunday")
         #expect(updated.entityTag == EntityTag(rawValue: "\"v2\""))
-        #expect(try await rider.listSports().value.map(\.id).contains("gravel"))
-        #expect(try await rider.setMySport("mtb", level: .expert) == RiderSport(sport: Sport(id: "mtb", name: "Mountain bike"),
+        #expect(try await rider.sports.catalogue().value.map(\.id).contains("gravel"))
+        #expect(try await rider.sports.set("mtb", level: .expert) == RiderSport(sport: Sport(id: "mtb", name: "Mountain bike"),
                                                                                  level: .expert))
-        #expect(try await rider.listMySports().map(\.id) == ["gravel"])
-        try await rider.removeMySport("gravel")
-        #expect(try await rider.getBaseLocation()?.placeName == "Cape Town")
+        #expect(try await rider.sports.mine().map(\.id) == ["gravel"])
+        try await rider.sports.remove("gravel")
+        #expect(try await rider.profile.baseLocation()?.placeName == "Cape Town")
         let home = try BaseLocation(latitude: 51.5, longitude: -0.12, placeName: "London")
-        #expect(try await rider.setBaseLocation(home).placeName == "London")
-        #expect(try await rider.getPreferences().notifications.newsletter == false)
-        #expect(try await rider.updatePreferences { $0.notifications.newsletter = true }.notifications.newsletter)
-        #expect(try await rider.refreshSession().accessToken == "stub-access-2")
+        #expect(try await rider.profile.setBaseLocation(home).placeName == "London")
+        #expect(try await rider.profile.preferences().notifications.newsletter == false)
+        #expect(try await rider.profile.updatePreferences { $0.notifications.newsletter = true }.notifications.newsletter)
+        #expect(try await rider.sessions.refresh().accessToken == "stub-access-2")
         #expect(try await rider.register(Fixtures.registration) == Fixtures.otherUserID)
         #expect(try await rider.logout().revokedOnServer)
         #expect(try await rider.vault.loadSession() == nil)
@@ -45,9 +45,9 @@ struct RiderKitTestingTests {
     func signedIn() async throws {
         let rider = try RiderKit.testing(vault: InMemoryTokenVault(session: Fixtures.session()))
 
-        #expect(try await rider.restoreSession()?.userID == Fixtures.userID)
+        #expect(try await rider.sessions.currentSession()?.userID == Fixtures.userID)
         #expect(try await rider.deleteAccount().userID == Fixtures.userID)
-        #expect(try await rider.restoreSession() == nil)
+        #expect(try await rider.sessions.currentSession() == nil)
     }
 
     @Test("the manual clock decides when the access token has expired, and the stub renews it")
@@ -57,11 +57,11 @@ struct RiderKitTestingTests {
         let rider = try RiderKit.testing(transport: server, clock: clock)
         _ = try await rider.login(Fixtures.credentials)
 
-        _ = try await rider.getRider()
+        _ = try await rider.profile.get()
         #expect(server.count(.post, "/auth/token") == 1)
 
         clock.advance(by: 3600)
-        _ = try await rider.getRider()
+        _ = try await rider.profile.get()
         #expect(server.count(.post, "/auth/token") == 2)
         #expect(server.requests(.get, "/riders/me").last?.bearerToken == "stub-access-2")
     }
@@ -81,7 +81,7 @@ struct RiderKitTestingTests {
         let rider = try RiderKit.testing(transport: StubTransport.failing(),
                                          vault: InMemoryTokenVault(session: Fixtures.session()))
 
-        await #expect(throws: RiderError.serverUnreachable(reason: "connection refused")) { try await rider.getRider() }
+        await #expect(throws: RiderError.serverUnreachable(reason: "connection refused")) { try await rider.profile.get() }
     }
 
     @Test("a path outside the contract is still unexpected on the successful stub")
@@ -101,6 +101,6 @@ struct RiderKitTestingTests {
         let rider = try RiderKit.testing(api: api)
 
         _ = try await rider.login(Fixtures.credentials)
-        #expect(try await rider.getRider().userID == Fixtures.userID)
+        #expect(try await rider.profile.get().userID == Fixtures.userID)
     }
 }

@@ -22,7 +22,7 @@ struct AutomaticTokenVaultFallbackTests {
         let kit = RiderKit(api: try Fixtures.configuration(), transport: transport, vault: vault,
                            cache: InMemoryUserCache(), clock: ManualClock())
 
-        let renewed = try await kit.refreshSession()
+        let renewed = try await kit.sessions.refresh()
 
         #expect(renewed.refreshToken == "refresh-2")
         #expect(await keyring.writeAttempts == 1)
@@ -186,8 +186,4 @@ private struct Place {
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
-}
-
-private extension Array {
-    var only: Element? { count == 1 ? first : nil }
 }

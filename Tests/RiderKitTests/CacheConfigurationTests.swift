@@ -92,7 +92,7 @@ struct CacheConfigurationTests {
         environment["RIDER_VAULT"] = "memory"
         let rider = try RiderKit.live(configuration: .load(environment: environment))
 
-        let stats = try await rider.cacheStatistics()
+        let stats = try await rider.cache.statistics()
 
         #expect(stats.location.hasPrefix("memory"))
         #expect(!FileManager.default.fileExists(atPath: home.url.appendingPathComponent(".cache").path))

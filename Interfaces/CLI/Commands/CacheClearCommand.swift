@@ -19,8 +19,8 @@ struct CacheClearCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let removed = try await context.rider.clearCache()
-        let output = CacheClearOutput(removed: removed, location: try await context.rider.cacheStatistics().location)
+        let removed = try await context.rider.cache.clear()
+        let output = CacheClearOutput(removed: removed, location: try await context.rider.cache.statistics().location)
         try context.print(json: output, lines: [output.line])
     }
 }

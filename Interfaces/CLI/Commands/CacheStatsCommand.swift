@@ -18,7 +18,7 @@ struct CacheStatsCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let output = CacheStatisticsOutput(try await context.rider.cacheStatistics(), server: context.server)
+        let output = CacheStatisticsOutput(try await context.rider.cache.statistics(), server: context.server)
         try context.print(json: output, lines: output.lines(now: context.now))
     }
 }

@@ -26,14 +26,14 @@ struct ProfileAvatarCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let upload = context.rider.uploadAvatar
-        let data = try AvatarFile.contents(of: path, checkSize: upload.checkSize,
-                                           maximumByteCount: upload.configuration.maximumByteCount)
+        let profile = context.rider.profile
+        let data = try AvatarFile.contents(of: path, checkSize: profile.checkAvatarSize,
+                                           maximumByteCount: profile.avatarUpload.maximumByteCount)
         let filename = URL(fileURLWithPath: path).lastPathComponent
         let bar = UploadProgressBar("Uploading \(filename)", byteCount: data.count, json: global.json)
         let rider: Rider
         do {
-            rider = try await upload(data, filename: filename, progress: bar.observer)
+            rider = try await profile.uploadAvatar(data, filename: filename, progress: bar.observer)
             bar.stop()
         } catch {
             // Erased before the error is printed on the same line.

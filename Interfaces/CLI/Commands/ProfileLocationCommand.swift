@@ -40,7 +40,7 @@ struct ProfileLocationCommand: GlobalOptionsCommand {
     func run() async throws {
         let context = try CommandContext(global)
         guard let set, let (latitude, longitude) = Self.coordinates(set) else {
-            let location = try await context.rider.getBaseLocation()
+            let location = try await context.rider.profile.baseLocation()
             let output = location.map(BaseLocationOutput.init)
             try context.print(json: output, lines: output?.lines
                 ?? ["No base location is set; set one with `rider profile location --set LAT,LON --name NAME`."])
@@ -48,7 +48,7 @@ struct ProfileLocationCommand: GlobalOptionsCommand {
         }
         // Out-of-range values are RiderError.invalidInput naming the field (exit 9), before any request.
         let location = try BaseLocation(latitude: latitude, longitude: longitude, placeName: name)
-        let output = BaseLocationOutput(try await context.rider.setBaseLocation(location))
+        let output = BaseLocationOutput(try await context.rider.profile.setBaseLocation(location))
         try context.print(json: output, lines: ["Base location saved."] + output.lines)
     }
 

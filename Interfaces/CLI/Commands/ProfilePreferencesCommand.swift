@@ -41,13 +41,13 @@ struct ProfilePreferencesCommand: GlobalOptionsCommand {
     func run() async throws {
         let context = try CommandContext(global)
         guard changesSomething else {
-            let output = PreferencesOutput(try await context.rider.getPreferences())
+            let output = PreferencesOutput(try await context.rider.profile.preferences())
             try context.print(json: output, lines: output.lines)
             return
         }
         let (rideInvitations, messages, newsletter) = (rideInvitations, messages, newsletter)
         let (profileVisibility, showBaseLocation) = (profileVisibility, showBaseLocation)
-        let saved = try await context.rider.updatePreferences { preferences in
+        let saved = try await context.rider.profile.updatePreferences { preferences in
             if let rideInvitations { preferences.notifications.rideInvitations = rideInvitations.isOn }
             if let messages { preferences.notifications.messages = messages.isOn }
             if let newsletter { preferences.notifications.newsletter = newsletter.isOn }

@@ -20,7 +20,7 @@ struct ProfileShowCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let output = RiderOutput(try await context.rider.getRider())
+        let output = RiderOutput(try await context.rider.profile.get())
         try context.print(json: output, lines: output.lines)
     }
 }

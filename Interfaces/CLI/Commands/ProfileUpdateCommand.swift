@@ -71,7 +71,7 @@ struct ProfileUpdateCommand: GlobalOptionsCommand {
     func run() async throws {
         let context = try CommandContext(global)
         let base = ifMatch.map(EntityTag.init(rawValue:))
-        let updated = try await context.rider.updateRider(try patch(), basedOn: base)
+        let updated = try await context.rider.profile.update(try patch(), basedOn: base)
         let output = RiderOutput(updated)
         try context.print(json: output, lines: ["Profile updated."] + output.lines)
     }

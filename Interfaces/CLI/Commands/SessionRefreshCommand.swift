@@ -19,7 +19,7 @@ struct SessionRefreshCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let session = try await context.rider.refreshSession()
+        let session = try await context.rider.sessions.refresh()
         let output = SessionOutput(session, server: context.server, vault: context.rider.vaultLocation, now: context.now)
         let validity = output.expiresAt.map { "valid until \(HumanFormat.date($0))" } ?? "expiry not stated by the server"
         try context.print(json: output, lines: ["Session refreshed for \(output.userID.terminalSafe), \(validity)"])

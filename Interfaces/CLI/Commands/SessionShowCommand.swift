@@ -18,7 +18,7 @@ struct SessionShowCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        guard let session = try await context.rider.restoreSession() else { throw RiderError.notSignedIn }
+        guard let session = try await context.rider.sessions.currentSession() else { throw RiderError.notSignedIn }
         let output = SessionOutput(session, server: context.server, vault: await context.rider.currentVaultLocation(),
                                    now: context.now)
         try context.print(json: output, lines: output.lines(now: context.now))

@@ -28,7 +28,7 @@ struct SportsAddCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let sport = try await context.rider.setMySport(SportID(id), level: level.level)
+        let sport = try await context.rider.sports.set(SportID(id), level: level.level)
         let output = RiderSportOutput(sport)
         let (name, sportID) = (output.name.terminalSafe, output.id.terminalSafe)
         try context.print(json: output, lines: ["Saved: \(name) (\(sportID)) at level \(output.level)."])

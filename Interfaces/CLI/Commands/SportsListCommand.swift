@@ -18,7 +18,7 @@ struct SportsListCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let catalogue = try await context.rider.listSports()
+        let catalogue = try await context.rider.sports.catalogue()
         let output = SportListOutput(catalogue.value)
         try context.print(json: output, lines: output.lines)
     }

@@ -16,7 +16,7 @@ struct SportsMineCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let output = RiderSportListOutput(try await context.rider.listMySports())
+        let output = RiderSportListOutput(try await context.rider.sports.mine())
         try context.print(json: output, lines: output.lines)
     }
 }

@@ -25,7 +25,7 @@ struct SportsRemoveCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        try await context.rider.removeMySport(SportID(id))
+        try await context.rider.sports.remove(SportID(id))
         try context.print(json: RemovedSportOutput(id: id, removed: true), lines: ["Removed \(id) from your sports."])
     }
 }

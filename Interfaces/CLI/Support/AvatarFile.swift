@@ -15,7 +15,7 @@ import Darwin
 enum AvatarFile {
     /// - Parameters:
     ///   - path: the file, as typed.
-    ///   - checkSize: the use case's size check (``UploadAvatar/checkSize(_:)``).
+    ///   - checkSize: the upload's own size check (``RiderKit/Profile/checkAvatarSize(_:)``).
     ///   - maximumByteCount: the same limit, to stop reading past it.
     /// - Returns: the file's content.
     /// - Throws: ``RiderError/invalidAvatar(_:)``: ``AvatarProblem/unreadable(_:)`` for a file

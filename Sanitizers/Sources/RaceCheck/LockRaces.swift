@@ -72,8 +72,8 @@ func raceTwoEnginesOnOneVault() async throws {
     let perEngine = 200
     let results = await withTaskGroup(of: (succeeded: Int, errors: [String]).self) { group in
         for engine in engines {
-            let getRider = GetRider(api: APIClient(configuration: configuration, transport: server, sessions: engine))
-            group.addTask { await storm(perEngine, getRider) }
+            let api = APIClient(configuration: configuration, transport: server, sessions: engine)
+            group.addTask { await storm(perEngine, api) }
         }
         var all: [(succeeded: Int, errors: [String])] = []
         for await result in group { all.append(result) }

@@ -17,7 +17,7 @@ var failures = 0
     }
 }
 
-func harness(expiresIn lifetime: TimeInterval) throws -> (FakeServer, SessionEngine, GetRider) {
+func harness(expiresIn lifetime: TimeInterval) throws -> (FakeServer, SessionEngine, APIClient) {
     let server = FakeServer(accessToken: "access-0", refreshToken: "refresh-0")
     let configuration = try APIConfiguration(baseURL: URL(string: "https://api.example.test")!)
     let session = Session(accessToken: "access-0", refreshToken: "refresh-0",
@@ -25,15 +25,16 @@ func harness(expiresIn lifetime: TimeInterval) throws -> (FakeServer, SessionEng
                           issuedAt: Date().addingTimeInterval(-60))
     let sessions = SessionEngine(configuration: configuration, transport: server, vault: MemoryVault(session),
                                  clock: WallClock())
-    return (server, sessions, GetRider(api: APIClient(configuration: configuration, transport: server, sessions: sessions)))
+    return (server, sessions, APIClient(configuration: configuration, transport: server, sessions: sessions))
 }
 
-func storm(_ count: Int, _ getRider: GetRider) async -> (succeeded: Int, errors: [String]) {
+/// `count` concurrent authorized requests (the rider's profile) through `api`.
+func storm(_ count: Int, _ api: APIClient) async -> (succeeded: Int, errors: [String]) {
     await withTaskGroup(of: String?.self) { group in
         for _ in 0..<count {
             group.addTask {
                 do {
-                    _ = try await getRider()
+                    _ = try await api.send(API.myRider)
                     return nil
                 } catch {
                     return "\(error)"
@@ -48,9 +49,9 @@ func storm(_ count: Int, _ getRider: GetRider) async -> (succeeded: Int, errors:
 
 /// 1. Reactive: the server rejects the token every request holds.
 func reactiveStorm() async throws {
-    let (server, sessions, getRider) = try harness(expiresIn: 3600)
+    let (server, sessions, api) = try harness(expiresIn: 3600)
     await server.expireAccessTokens()
-    let result = await storm(1000, getRider)
+    let result = await storm(1000, api)
     await check(result.succeeded == 1000, "1,000 concurrent 401s all succeed (\(result.errors.prefix(3)))")
     await check(await server.refreshGrants == 1, "1,000 concurrent 401s cause one refresh (\(await server.refreshGrants))")
     await check(await sessions.refreshCount == 1, "the engine counted one refresh")
@@ -58,19 +59,19 @@ func reactiveStorm() async throws {
 
 /// 2. Proactive: the token is known to be expiring, so requests refresh before sending.
 func proactiveStorm() async throws {
-    let (server, _, getRider) = try harness(expiresIn: 5)
-    let result = await storm(500, getRider)
+    let (server, _, api) = try harness(expiresIn: 5)
+    let result = await storm(500, api)
     await check(result.succeeded == 500, "500 requests on an expiring token all succeed (\(result.errors.prefix(3)))")
     await check(await server.refreshGrants == 1, "500 requests on an expiring token cause one refresh")
 }
 
 /// 3. Observers and a logout racing a storm: no crash, no resurrected session.
 func logoutDuringStorm() async throws {
-    let (server, sessions, getRider) = try harness(expiresIn: 3600)
+    let (server, sessions, api) = try harness(expiresIn: 3600)
     await server.expireAccessTokens()
     let states = await sessions.states()
     let observer = Task { var seen = 0; for await _ in states { seen += 1 }; return seen }
-    async let outcome = storm(300, getRider)
+    async let outcome = storm(300, api)
     try await Task.sleep(for: .milliseconds(2))
     try await sessions.end()
     let result = await outcome

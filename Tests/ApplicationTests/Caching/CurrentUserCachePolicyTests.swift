@@ -41,7 +41,7 @@ struct CurrentUserCachePolicyTests {
     func networkFirstAfterExpiry() async throws {
         let harness = try UseCaseHarness.signedIn()
         harness.stubTokenEndpoint(times: 1, with: .tokenError("invalid_grant"))
-        await #expect(throws: RiderError.sessionExpired) { try await harness.refreshSession() }
+        await #expect(throws: RiderError.sessionExpired) { try await harness.sessions.refresh() }
 
         await #expect(throws: RiderError.sessionExpired) { try await harness.currentUser(policy: .networkFirst) }
     }

@@ -36,7 +36,7 @@ struct MetricsTests {
             return call == 2 ? .status(503) : .successful(Fixtures.rider(), headers: ["ETag": "\"v1\""])
         }
 
-        _ = try await GetRider(api: api)()
+        _ = try await api.send(API.myRider)
 
         #expect(metrics.recorded == [
             .request(method: .get, outcome: .status(401)),

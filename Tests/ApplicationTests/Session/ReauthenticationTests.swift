@@ -35,13 +35,13 @@ struct ReauthenticationTests {
         harness.acceptRiderRequests(only: "access-new", onRequest: onRiderRequest)
     }
 
-    /// `GetRider` through the harness's engine with a re-authentication handler answering `answers`,
-    /// and the engine (which counts the handler's calls).
+    /// The rider's profile (`GET /riders/me`) through the harness's engine with a re-authentication
+    /// handler answering `answers`, and the engine (which counts the handler's calls).
     private func getRider(_ harness: UseCaseHarness, _ answers: Answers, whileAsking: Reauthentication.WhileAsking = .wait,
-                          attempts: Int = 3) async -> (GetRider, SessionEngine) {
+                          attempts: Int = 3) async -> (@Sendable () async throws -> Rider, SessionEngine) {
         let api = await harness.api(reauthenticating:
             Reauthentication(whileAsking: whileAsking, maximumAttempts: attempts) { answers.next($0) })
-        return (GetRider(api: api), harness.sessions)
+        return ({ try await api.send(API.myRider) }, harness.sessions)
     }
 
     @Test("the handler is asked once, with the account's email from the cache; the request is sent again and succeeds")
@@ -151,7 +151,7 @@ struct ReauthenticationTests {
         let answers = Answers([Fixtures.credentials])
         let (getRider, _) = await getRider(harness, answers)
         // Found outside a request (as `rider session refresh` does): nobody has been asked.
-        await #expect(throws: RiderError.sessionExpired) { try await harness.refreshSession() }
+        await #expect(throws: RiderError.sessionExpired) { try await harness.sessions.refresh() }
 
         let rider = try await getRider()
 
@@ -166,11 +166,12 @@ struct ReauthenticationTests {
         expiredSessionServer(harness)
         let (entered, enter) = AsyncStream.makeStream(of: Void.self)
         let (release, proceed) = AsyncStream.makeStream(of: Void.self)
-        let getRider = GetRider(api: await harness.api(reauthenticating: Reauthentication(whileAsking: .failFast) { _ in
+        let api = await harness.api(reauthenticating: Reauthentication(whileAsking: .failFast) { _ in
             enter.yield()
             for await _ in release { break }
             return Fixtures.credentials
-        }))
+        })
+        let getRider: @Sendable () async throws -> Rider = { try await api.send(API.myRider) }
 
         let first = Task { try await getRider() }
         for await _ in entered { break }
@@ -198,7 +199,7 @@ struct ReauthenticationTests {
         expiredSessionServer(harness)
         let answers = Answers([Fixtures.credentials])
         let (getRider, _) = await getRider(harness, answers)
-        await #expect(throws: RiderError.sessionExpired) { try await harness.refreshSession() }
+        await #expect(throws: RiderError.sessionExpired) { try await harness.sessions.refresh() }
 
         let outcome = try await harness.logout()
 

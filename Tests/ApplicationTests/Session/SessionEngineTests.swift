@@ -113,11 +113,11 @@ struct SessionEngineTests {
     func expiryIsRememberedUntilLogout() async throws {
         let harness = try UseCaseHarness.signedIn()
         harness.stubTokenEndpoint(times: 1, with: .tokenError("invalid_grant"))
-        await #expect(throws: RiderError.sessionExpired) { try await harness.refreshSession() }
+        await #expect(throws: RiderError.sessionExpired) { try await harness.sessions.refresh() }
 
         // "No session" here means "it expired", not "never signed in".
         await #expect(throws: RiderError.sessionExpired) { try await harness.getRider() }
-        await #expect(throws: RiderError.sessionExpired) { try await harness.refreshSession() }
+        await #expect(throws: RiderError.sessionExpired) { try await harness.sessions.refresh() }
         try await harness.logout()
         await #expect(throws: RiderError.notSignedIn) { try await harness.getRider() }
 
@@ -170,7 +170,7 @@ struct SessionEngineTests {
         let harness = try UseCaseHarness()
 
         await #expect(throws: RiderError.notSignedIn) { try await harness.getRider() }
-        await #expect(throws: RiderError.notSignedIn) { try await harness.refreshSession() }
+        await #expect(throws: RiderError.notSignedIn) { try await harness.sessions.refresh() }
         #expect(harness.transport.requests.isEmpty)
     }
 

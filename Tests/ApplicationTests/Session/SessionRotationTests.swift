@@ -31,7 +31,7 @@ struct SessionRotationTests {
         harness.stubTokenEndpoint(times: 1, with: .successful(
             Fixtures.tokenResponse(accessToken: "access-2", refreshToken: nil, userID: nil, role: nil)))
 
-        let session = try await harness.refreshSession()
+        let session = try await harness.sessions.refresh()
 
         #expect(session.accessToken == "access-2")
         #expect(session.refreshToken == Fixtures.refreshToken)
@@ -46,7 +46,7 @@ struct SessionRotationTests {
         let harness = try UseCaseHarness.signedIn(configuration: configuration)
         harness.stubTokenEndpoint(times: 1, with: .successful(Fixtures.renewedTokens))
 
-        _ = try await harness.refreshSession()
+        _ = try await harness.sessions.refresh()
 
         let refresh = try #require(harness.transport.requests.only)
         #expect(refresh.headers["Authorization"] == "Basic " + Data("rider-cli:s3cret".utf8).base64EncodedString())
@@ -59,7 +59,7 @@ struct SessionRotationTests {
         harness.stubTokenEndpoint(times: 1, with: .successful(Fixtures.renewedTokens))
         await harness.vault.failSaves()
 
-        let error = await #expect(throws: RiderError.self) { try await harness.refreshSession() }
+        let error = await #expect(throws: RiderError.self) { try await harness.sessions.refresh() }
         guard let riderError = error, riderError.code == .storage, case let message = riderError.detail ?? "" else {
             Issue.record("expected .storage, got \(String(describing: error))")
             return

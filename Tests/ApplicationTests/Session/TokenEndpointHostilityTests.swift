@@ -45,7 +45,7 @@ struct TokenEndpointHostilityTests {
         let harness = try UseCaseHarness.signedIn()
         harness.stubTokenEndpoint(times: 1, with: testCase.reply)
 
-        await #expect(throws: testCase.expected) { try await harness.refreshSession() }
+        await #expect(throws: testCase.expected) { try await harness.sessions.refresh() }
 
         let stored = await harness.vault.storedSession
         #expect(stored == (testCase.keepsSession ? Fixtures.session() : nil))
@@ -66,7 +66,7 @@ struct TokenEndpointHostilityTests {
         let harness = try UseCaseHarness.signedIn()
         harness.stubTokenEndpoint(times: 1, with: .successful(Fixtures.tokenResponse(accessToken: token)))
 
-        let error = await #expect(throws: RiderError.self) { try await harness.refreshSession() }
+        let error = await #expect(throws: RiderError.self) { try await harness.sessions.refresh() }
 
         guard let riderError = error, riderError.code == .malformedResponse, case let what = riderError.detail ?? "" else {
             Issue.record("expected .malformedResponse, got \(String(describing: error))")
@@ -83,7 +83,7 @@ struct TokenEndpointHostilityTests {
         harness.stubTokenEndpoint(times: 1, with: .successful(
             Fixtures.tokenResponse(accessToken: "access-2", refreshToken: "refresh-2\n")))
 
-        let error = await #expect(throws: RiderError.self) { try await harness.refreshSession() }
+        let error = await #expect(throws: RiderError.self) { try await harness.sessions.refresh() }
 
         guard let riderError = error, riderError.code == .malformedResponse, case let what = riderError.detail ?? "" else {
             Issue.record("expected .malformedResponse, got \(String(describing: error))")
@@ -113,7 +113,7 @@ struct TokenEndpointHostilityTests {
         harness.stubTokenEndpoint(times: 1, with: .successful(
             Fixtures.tokenResponse(accessToken: "access-2", expiresIn: value)))
 
-        let session = try await harness.refreshSession()
+        let session = try await harness.sessions.refresh()
 
         #expect(session.accessToken == "access-2")
         #expect(session.expiresAt == lifetime.map { harness.clock.now.addingTimeInterval($0) })
@@ -126,7 +126,7 @@ struct TokenEndpointHostilityTests {
         harness.stubTokenEndpoint(times: 1, with: .successful(
             Fixtures.tokenResponse(accessToken: "access-2", refreshToken: "")))
 
-        let session = try await harness.refreshSession()
+        let session = try await harness.sessions.refresh()
 
         #expect(session.refreshToken == Fixtures.refreshToken)
         #expect(await harness.vault.storedSession?.refreshToken == Fixtures.refreshToken)
@@ -139,7 +139,7 @@ struct TokenEndpointHostilityTests {
             Fixtures.tokenResponse(accessToken: "access-2", refreshToken: "refresh-2", userID: "u_999999")))
 
         await #expect(throws: RiderError.malformedResponse("the refresh answer is for a different user than the session")) {
-            try await harness.refreshSession()
+            try await harness.sessions.refresh()
         }
 
         #expect(await harness.vault.storedSession == Fixtures.session())

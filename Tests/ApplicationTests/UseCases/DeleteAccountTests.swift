@@ -57,7 +57,7 @@ struct DeleteAccountTests {
     func afterExpiry() async throws {
         let harness = try UseCaseHarness.signedIn()
         harness.stubTokenEndpoint(times: 1, with: .tokenError("invalid_grant"))
-        await #expect(throws: RiderError.sessionExpired) { try await harness.refreshSession() }
+        await #expect(throws: RiderError.sessionExpired) { try await harness.sessions.refresh() }
 
         await #expect(throws: RiderError.sessionExpired) { try await harness.deleteAccount() }
         #expect(harness.transport.count(.delete, "/riders/me") == 0)

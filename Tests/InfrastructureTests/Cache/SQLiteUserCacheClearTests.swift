@@ -2,6 +2,7 @@ import Foundation
 import RiderApplication
 import RiderDomain
 import RiderInfrastructure
+import RiderKit
 import TestSupport
 import Testing
 
@@ -32,13 +33,13 @@ struct SQLiteUserCacheClearTests {
         return folder
     }
 
-    @Test("rider cache clear (ClearCache → removeAll) deletes every users.sqlite.corrupt-… file and its log")
+    @Test("rider cache clear (RiderKit.Cache.clear → removeAll) deletes every users.sqlite.corrupt-… file and its log")
     func clearRemovesMovedAsideFiles() async throws {
         let folder = try await recoveredFolder()
         defer { folder.remove() }
         let cache = folder.cache()
 
-        let removed = try await ClearCache(cache: cache)()
+        let removed = try await RiderKit.Cache(cache: cache).clear()
 
         #expect(removed == 1)
         #expect(try await cache.statistics().entries == 0)

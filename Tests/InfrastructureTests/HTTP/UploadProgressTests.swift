@@ -22,7 +22,7 @@ struct UploadProgressTests {
             let session = try await kit.login(.referenceDemo)
             let heard = UploadProgressRecorder()
 
-            let rider = try await kit.uploadAvatar(Self.picture, filename: "me.jpg", progress: { heard.append($0) })
+            let rider = try await kit.profile.uploadAvatar(Self.picture, filename: "me.jpg", progress: { heard.append($0) })
 
             let reports = heard.values
             let total = try #require(reports.last?.totalBytes)

@@ -34,9 +34,7 @@ struct FaultInjectionTests {
         var logout: Logout { kit.logout }
         var currentUser: CurrentUser { kit.currentUser }
         var searchUsers: SearchUsers { kit.searchUsers }
-        var updateRider: UpdateRider { kit.updateRider }
-        var getRider: GetRider { kit.getRider }
-        var refresh: RefreshSession { kit.refreshSession }
+        var profile: RiderKit.Profile { kit.profile }
 
         /// The cache still opens and answers the search made at the start.
         func expectCacheIntact(sourceLocation: SourceLocation = #_sourceLocation) async throws {
@@ -182,13 +180,13 @@ struct FaultInjectionTests {
             let before = try await rig.vault.loadSession()
             rig.proxy.script(Self.token, [.dropAfterForwarding])
 
-            let error = await #expect(throws: RiderError.self) { try await rig.refresh() }
+            let error = await #expect(throws: RiderError.self) { try await rig.sessions.refresh() }
             #expect(Self.kind(of: error) == "unreachable", "\(String(describing: error))")
             #expect(await rig.server.store.stats().refreshGrants == 1, "the server rotated the refresh token")
             #expect(try await rig.vault.loadSession() == before, "a transient error keeps the session")
 
             // The stored refresh token was spent by the lost exchange: the server refuses it.
-            await #expect(throws: RiderError.sessionExpired) { try await rig.refresh() }
+            await #expect(throws: RiderError.sessionExpired) { try await rig.sessions.refresh() }
             #expect(try await rig.vault.loadSession() == nil)
             try await rig.expectCacheIntact()
         }
@@ -203,7 +201,7 @@ struct FaultInjectionTests {
             let patch = RiderPatch(description: .set("Gravel on Sundays."))
             rig.proxy.script(Self.rider, [.answer(status: 502)])
 
-            let updated = try await rig.updateRider(patch)
+            let updated = try await rig.profile.update(patch)
 
             #expect(updated.description == "Gravel on Sundays.")
             #expect(rig.proxy.attempts(Self.rider) == 2)
@@ -218,7 +216,7 @@ struct FaultInjectionTests {
             let patch = RiderPatch(description: .set("Gravel on Sundays."))
             rig.proxy.script(Self.rider, [.dropAfterForwarding])
 
-            let error = await #expect(throws: RiderError.self) { try await rig.updateRider(patch) }
+            let error = await #expect(throws: RiderError.self) { try await rig.profile.update(patch) }
 
             guard let riderError = error, riderError.code == .conflict, case let current = riderError.current else {
                 Issue.record("expected .conflict, got \(String(describing: error))")
@@ -240,7 +238,7 @@ struct FaultInjectionTests {
 
             #expect(outcome == Logout.Outcome(wasSignedIn: true, revokedOnServer: false))
             #expect(try await rig.vault.loadSession() == nil)
-            #expect(try await rig.kit.cacheStatistics().entries == 0, "logout empties the cache")
+            #expect(try await rig.kit.cache.statistics().entries == 0, "logout empties the cache")
         }
     }
 

@@ -14,7 +14,7 @@ struct RecordAndReplayAgainstReferenceServerTests {
     struct Client {
         let login: Login
         let currentUser: CurrentUser
-        let refreshSession: RefreshSession
+        let sessions: SessionEngine
         let searchUsers: SearchUsers
 
         init(api: APIConfiguration, transport: any HTTPTransport, clock: any Clock) {
@@ -23,7 +23,7 @@ struct RecordAndReplayAgainstReferenceServerTests {
             let client = APIClient(configuration: api, transport: transport, sessions: sessions)
             login = Login(sessions: sessions)
             currentUser = CurrentUser(api: client, sessions: sessions, cache: cache, clock: clock)
-            refreshSession = RefreshSession(sessions: sessions)
+            self.sessions = sessions
             searchUsers = SearchUsers(api: client, cache: cache, clock: clock)
         }
     }
@@ -39,7 +39,7 @@ struct RecordAndReplayAgainstReferenceServerTests {
             let recorded = Client(api: api, transport: recorder, clock: recorder.clock)
             let session = try await recorded.login(.referenceDemo)
             let me = try await recorded.currentUser().value
-            let renewed = try await recorded.refreshSession()
+            let renewed = try await recorded.sessions.refresh()
             let page = try await recorded.searchUsers("jose", page: PageRequest(limit: 5))
             return (api, session, me, renewed, page, await server.store.issuedTokens())
         }
@@ -56,7 +56,7 @@ struct RecordAndReplayAgainstReferenceServerTests {
         #expect(abs(replayedExpiry.timeIntervalSince(recordedExpiry)) < 0.001,
                 "the replayed session expires when the recorded one did")
         #expect(try await replayed.currentUser().value == me)
-        let renewedAgain = try await replayed.refreshSession()
+        let renewedAgain = try await replayed.sessions.refresh()
         #expect(renewedAgain.accessToken == "redacted-access-token-2")
         #expect(renewedAgain.userID == renewed.userID)
         #expect(try await replayed.searchUsers("jose", page: PageRequest(limit: 5)).users == page.users)

@@ -23,7 +23,7 @@ struct SessionEngineAgainstReferenceServerTests {
             await server.store.expireAccessTokens()
 
             let succeeded = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for _ in 0..<300 { group.addTask { try await kit.getRider().userID == "u_000000" } }
+                for _ in 0..<300 { group.addTask { try await kit.profile.get().userID == "u_000000" } }
                 var count = 0
                 for try await ok in group where ok { count += 1 }
                 return count
@@ -77,7 +77,7 @@ struct SessionEngineAgainstReferenceServerTests {
             let session = try await kit.login(.referenceDemo)
             #expect(session.userID == "u_000000", "found through /auth/me")
             #expect(session.role == .user)
-            let renewed = try await kit.refreshSession()
+            let renewed = try await kit.sessions.refresh()
             #expect(renewed.refreshToken != session.refreshToken)
             #expect(await server.store.stats().refreshGrants == 1)
         }

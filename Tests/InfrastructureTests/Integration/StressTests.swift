@@ -66,9 +66,9 @@ struct StressTests {
                                         ["jo", "an", "demo", "ma"][step % 4], page: try PageRequest(page: 1 + step % 3),
                                         policy: .networkOnly)
                                 case 2:
-                                    _ = try await kit.getRider()
+                                    _ = try await kit.profile.get()
                                 default:
-                                    _ = try await kit.updateRider(RiderPatch(description: .set("Task \(task), step \(step).")))
+                                    _ = try await kit.profile.update(RiderPatch(description: .set("Task \(task), step \(step).")))
                                 }
                                 outcome = .success(())
                             } catch {

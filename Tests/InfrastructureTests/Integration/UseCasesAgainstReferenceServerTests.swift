@@ -31,13 +31,13 @@ struct UseCasesAgainstReferenceServerTests {
                     || $0.email.contains("jose")
             })
 
-            let updated = try await kit.updateRider(RiderPatch(description: .set("Coast road on Sundays"), sports: ["road"]))
+            let updated = try await kit.profile.update(RiderPatch(description: .set("Coast road on Sundays"), sports: ["road"]))
             #expect(updated.description == "Coast road on Sundays")
             #expect(updated.entityTag != nil)
-            let cleared = try await kit.updateRider(RiderPatch(description: .remove), basedOn: updated.entityTag)
+            let cleared = try await kit.profile.update(RiderPatch(description: .remove), basedOn: updated.entityTag)
             #expect(cleared.description == nil)
 
-            let renewed = try await kit.refreshSession()
+            let renewed = try await kit.sessions.refresh()
             #expect(renewed.accessToken != session.accessToken)
             #expect(renewed.refreshToken != session.refreshToken)
 
@@ -65,16 +65,16 @@ struct UseCasesAgainstReferenceServerTests {
         try await withReferenceServer { server in
             let kit = try server.riderKit()
             _ = try await kit.login(.referenceDemo)
-            let original = try await kit.getRider()
-            let theirs = try await kit.updateRider(RiderPatch(displayName: "Edited Elsewhere"), basedOn: original.entityTag)
+            let original = try await kit.profile.get()
+            let theirs = try await kit.profile.update(RiderPatch(displayName: "Edited Elsewhere"), basedOn: original.entityTag)
 
             await #expect {
-                try await kit.updateRider(RiderPatch(displayName: "Mine"), basedOn: original.entityTag)
+                try await kit.profile.update(RiderPatch(displayName: "Mine"), basedOn: original.entityTag)
             } throws: { error in
                 guard let riderError = error as? RiderError, riderError.code == .conflict, case let current = riderError.current else { return false }
                 return current?.displayName == "Edited Elsewhere" && current?.entityTag == theirs.entityTag
             }
-            #expect(try await kit.getRider().displayName == "Edited Elsewhere")
+            #expect(try await kit.profile.get().displayName == "Edited Elsewhere")
         }
     }
 
@@ -108,7 +108,7 @@ struct UseCasesAgainstReferenceServerTests {
             // same session would.
             let otherDevice = try server.riderKit()
             try await otherDevice.vault.saveSession(session)
-            _ = try await otherDevice.refreshSession()
+            _ = try await otherDevice.sessions.refresh()
             await server.store.expireAccessTokens()
 
             await #expect(throws: RiderError.sessionExpired) { try await kit.currentUser() }
@@ -148,7 +148,7 @@ struct UseCasesAgainstReferenceServerTests {
             _ = try await kit.login(.referenceDemo)
 
             await #expect {
-                try await kit.updateRider(RiderPatch(description: .set(String(repeating: "x", count: 501))))
+                try await kit.profile.update(RiderPatch(description: .set(String(repeating: "x", count: 501))))
             } throws: { error in
                 guard let riderError = error as? RiderError, riderError.code == .invalidInput, case let problems = riderError.fieldProblems else { return false }
                 return problems.contains { $0.field == "description" }

@@ -2,11 +2,13 @@ import Foundation
 import RiderApplication
 import RiderDomain
 import RiderInfrastructure
+import RiderKit
 import Testing
 
 /// The application layer wired to test doubles: a ``StubTransport``, a ``SpyTokenVault``, an
 /// `InMemoryUserCache` and a ``ManualClock``, with one ``SessionEngine`` and ``APIClient`` over
-/// them and a factory for each use case.
+/// them, a factory for each use case, and the facade's resource groups (``profile``, ``sports``)
+/// over the same client.
 public struct UseCaseHarness: Sendable {
     public let configuration: APIConfiguration
     public let transport: StubTransport
@@ -100,18 +102,22 @@ public struct UseCaseHarness: Sendable {
     public var getUser: GetUser { GetUser(api: api, cache: cache, clock: clock) }
     public var searchUsers: SearchUsers { SearchUsers(api: api, cache: cache, clock: clock) }
     public var listUsers: ListUsers { ListUsers(api: api, cache: cache, clock: clock) }
-    public var getRider: GetRider { GetRider(api: api) }
     public var updateRider: UpdateRider { UpdateRider(api: api) }
     public var uploadAvatar: UploadAvatar { UploadAvatar(api: api) }
     public var listSports: ListSports { ListSports(api: api, catalogue: sportCatalogue, clock: clock) }
-    public var listMySports: ListMySports { ListMySports(api: api) }
-    public var setMySport: SetMySport { SetMySport(api: api) }
-    public var removeMySport: RemoveMySport { RemoveMySport(api: api) }
-    public var getBaseLocation: GetBaseLocation { GetBaseLocation(api: api) }
-    public var setBaseLocation: SetBaseLocation { SetBaseLocation(api: api) }
-    public var getPreferences: GetPreferences { GetPreferences(api: api) }
     public var updatePreferences: UpdatePreferences { UpdatePreferences(api: api) }
     public var deleteAccount: DeleteAccount { DeleteAccount(api: api, sessions: sessions, cache: cache) }
-    public var refreshSession: RefreshSession { RefreshSession(sessions: sessions) }
-    public var restoreSession: RestoreSession { RestoreSession(sessions: sessions) }
+
+    /// `RiderKit.profile` over ``api``.
+    public var profile: RiderKit.Profile { RiderKit.Profile(api: api) }
+    /// `RiderKit.sports` over ``api`` and ``sportCatalogue``.
+    public var sports: RiderKit.Sports { RiderKit.Sports(api: api, catalogue: sportCatalogue, clock: clock) }
+
+    /// An authorized request through ``api`` (the rider's profile, `GET /riders/me`): what the
+    /// session tests send to watch the engine hand out, renew and give up tokens.
+    /// - Returns: the profile.
+    /// - Throws: as `RiderKit.Profile.get()`.
+    public func getRider() async throws -> Rider {
+        try await api.send(API.myRider)
+    }
 }

@@ -21,7 +21,7 @@ public struct BuddyFinder: Sendable {
     /// Riders whose name or email matches `query`, as "Name <email>", without the signed-in rider.
     /// - Throws: `RiderError.notSignedIn`, network errors.
     public func buddies(matching query: String) async throws -> [String] {
-        let me = try await rider.restoreSession()?.userID
+        let me = try await rider.sessions.currentSession()?.userID
         let page = try await rider.searchUsers(query, page: PageRequest(limit: 10))
         return page.users.filter { $0.id != me }.map { "\($0.displayName) <\($0.email)>" }
     }
@@ -29,7 +29,7 @@ public struct BuddyFinder: Sendable {
     /// Sets the one line under the rider's name, and returns it as the server saved it.
     /// - Throws: `RiderError.conflict` when the profile changed elsewhere, network errors.
     public func setMotto(_ motto: String) async throws -> String? {
-        try await rider.updateRider(RiderPatch(description: .set(motto))).description
+        try await rider.profile.update(RiderPatch(description: .set(motto))).description
     }
 
     /// What the app says when something failed.

@@ -1,10 +1,10 @@
 import Foundation
-import RiderApplication
 import RiderDomain
+import RiderKit
 import Testing
 import TestSupport
 
-@Suite("GetPreferences and UpdatePreferences")
+@Suite("RiderKit.Profile: preferences (reading, and UpdatePreferences through it)")
 struct PreferencesTests {
     /// What a newer server sends: every known setting plus some this client has never heard of.
     static let newerServer: FixtureJSON = [
@@ -18,7 +18,7 @@ struct PreferencesTests {
         let harness = try UseCaseHarness.signedIn()
         harness.transport.stub(.get, "/riders/me/preferences", times: 1, with: .successful(Self.newerServer))
 
-        let preferences = try await harness.getPreferences()
+        let preferences = try await harness.profile.preferences()
 
         #expect(preferences.notifications == NotificationSettings(rideInvitations: true, messages: false, newsletter: false))
         #expect(preferences.visibility.profile.rawValue == "friends-of-friends")
@@ -33,7 +33,7 @@ struct PreferencesTests {
             .response(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: request.body ?? Data()))
         }
 
-        let saved = try await harness.updatePreferences { $0.notifications.newsletter = true }
+        let saved = try await harness.profile.updatePreferences { $0.notifications.newsletter = true }
 
         let body = try #require(harness.transport.requests(.put, "/riders/me/preferences").only?.jsonObject)
         #expect(body["units"] as? String == "imperial")
@@ -52,7 +52,7 @@ struct PreferencesTests {
         harness.transport.stub(.get, "/riders/me/preferences", times: 1, with: .successful(
             ["notifications": ["messages": "yes"]]))
 
-        let error = await #expect(throws: RiderError.self) { try await harness.getPreferences() }
+        let error = await #expect(throws: RiderError.self) { try await harness.profile.preferences() }
         guard let riderError = error, riderError.code == .malformedResponse else {
             Issue.record("expected .malformedResponse, got \(String(describing: error))")
             return
@@ -69,11 +69,11 @@ struct PreferencesTests {
         await #expect(throws: RiderError.invalidInput([
             FieldProblem(field: "visibility.profile", message: "must be everyone, members or nobody"),
         ])) {
-            try await harness.updatePreferences { $0.visibility.profile = ProfileVisibility(rawValue: "aliens") }
+            try await harness.profile.updatePreferences { $0.visibility.profile = ProfileVisibility(rawValue: "aliens") }
         }
 
         let signedOut = try UseCaseHarness()
-        await #expect(throws: RiderError.notSignedIn) { try await signedOut.getPreferences() }
+        await #expect(throws: RiderError.notSignedIn) { try await signedOut.profile.preferences() }
         #expect(signedOut.transport.requests.isEmpty)
     }
 }

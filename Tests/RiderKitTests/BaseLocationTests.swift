@@ -1,10 +1,10 @@
 import Foundation
-import RiderApplication
 import RiderDomain
+import RiderKit
 import Testing
 import TestSupport
 
-@Suite("GetBaseLocation and SetBaseLocation")
+@Suite("RiderKit.Profile: base location")
 struct BaseLocationTests {
     static let stored: FixtureJSON = ["latitude": -33.9249, "longitude": 18.4241, "place_name": "Cape Town",
                                       "updated_at": .string(Fixtures.epochText)]
@@ -15,11 +15,11 @@ struct BaseLocationTests {
         harness.transport.stub(.get, "/riders/me/base-location", times: 1, with: .successful(Self.stored))
         harness.transport.stub(.get, "/riders/me/base-location", times: 1, with: .problem(status: 404))
 
-        let location = try #require(try await harness.getBaseLocation())
+        let location = try #require(try await harness.profile.baseLocation())
         #expect(location == (try BaseLocation(latitude: -33.9249, longitude: 18.4241, placeName: "Cape Town",
                                               updatedAt: Fixtures.epoch)))
         #expect(harness.transport.requests.first?.bearerToken == Fixtures.accessToken)
-        #expect(try await harness.getBaseLocation() == nil)
+        #expect(try await harness.profile.baseLocation() == nil)
     }
 
     @Test("setting PUTs latitude, longitude and the place name (null when there is none)")
@@ -28,7 +28,7 @@ struct BaseLocationTests {
         harness.transport.stub(.put, "/riders/me/base-location", times: 1, with: .successful(
             ["latitude": 51.5, "longitude": -0.12, "place_name": .null, "updated_at": .string(Fixtures.epochText)]))
 
-        let saved = try await harness.setBaseLocation(try BaseLocation(latitude: 51.5, longitude: -0.12))
+        let saved = try await harness.profile.setBaseLocation(try BaseLocation(latitude: 51.5, longitude: -0.12))
 
         let request = try #require(harness.transport.requests.only)
         let body = try #require(request.jsonObject)
@@ -47,7 +47,7 @@ struct BaseLocationTests {
         await #expect(throws: RiderError.invalidInput([
             FieldProblem(field: "place_name", message: "must be at most 100 characters long"),
         ])) {
-            try await harness.setBaseLocation(try BaseLocation(latitude: 1, longitude: 2, placeName: "x"))
+            try await harness.profile.setBaseLocation(try BaseLocation(latitude: 1, longitude: 2, placeName: "x"))
         }
     }
 
@@ -57,7 +57,7 @@ struct BaseLocationTests {
         harness.transport.stub(.get, "/riders/me/base-location", times: 1, with: .successful(
             ["latitude": 123.0, "longitude": 0, "place_name": .null]))
 
-        let error = await #expect(throws: RiderError.self) { try await harness.getBaseLocation() }
+        let error = await #expect(throws: RiderError.self) { try await harness.profile.baseLocation() }
         guard let riderError = error, riderError.code == .malformedResponse else {
             Issue.record("expected .malformedResponse, got \(String(describing: error))")
             return
