@@ -23,6 +23,7 @@
 @_exported import class RiderApplication.SessionEngine
 @_exported import class RiderApplication.BackgroundRefreshes
 @_exported import struct RiderApplication.InProcessRefreshLock
+@_exported import class RiderApplication.ProviderDiscovery
 
 // MARK: Application — the use cases the facade hands out
 
@@ -68,6 +69,8 @@
 @_exported import class RiderInfrastructure.InMemoryUserCache
 @_exported import struct RiderInfrastructure.FileSportCatalogueCache
 @_exported import class RiderInfrastructure.InMemorySportCatalogueCache
+@_exported import struct RiderInfrastructure.FileProviderMetadataCache
+@_exported import class RiderInfrastructure.InMemoryProviderMetadataCache
 @_exported import struct RiderInfrastructure.FileRefreshLock
 @_exported import struct RiderInfrastructure.SystemClock
 @_exported import class RiderInfrastructure.SwiftMetricsRecorder
