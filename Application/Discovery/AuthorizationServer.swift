@@ -31,22 +31,22 @@ package struct AuthorizationServer: Sendable {
         discovery != nil && (explicit.token == nil || explicit.revocation == nil)
     }
 
-    /// ``configuration`` with the token and revocation endpoints resolved: the discovered ones
-    /// as absolute URLs unless set explicitly. Without an issuer, ``configuration`` itself and no
-    /// request. When the metadata names no revocation endpoint, the configured `revokePath` stays.
+    /// ``configuration`` with the token and revocation endpoints resolved: those set explicitly,
+    /// else the discovered ones, as absolute URLs. Without an issuer, no request is made. When the metadata names no revocation endpoint, the configured `revokePath` stays.
     /// - Returns: the configuration to build token and revocation requests with.
     /// - Throws: what ``ProviderDiscovery/metadata(reload:)`` throws;
     ///   `RiderError.invalidConfiguration(_:)` when neither the metadata nor the configuration
     ///   names a token endpoint.
     package func resolvedConfiguration() async throws -> APIConfiguration {
-        guard needsDiscovery, let discovery else { return configuration }
-        let metadata = try await discovery.metadata().metadata
-        let endpoints = metadata.endpoints.overridden(by: explicit)
+        var resolved = configuration
+        if let token = explicit.token { resolved.tokenPath = token.absoluteString }
+        if let revocation = explicit.revocation { resolved.revokePath = revocation.absoluteString }
+        guard needsDiscovery, let discovery else { return resolved }
+        let endpoints = try await discovery.metadata().metadata.endpoints.overridden(by: explicit)
         guard let token = endpoints.token else {
             throw RiderError.invalidConfiguration("the provider \(discovery.configuration.issuer) names no token "
                 + "endpoint in its metadata; set token_path to the token endpoint's URL")
         }
-        var resolved = configuration
         resolved.tokenPath = token.absoluteString
         if let revocation = endpoints.revocation { resolved.revokePath = revocation.absoluteString }
         return resolved
