@@ -34,7 +34,7 @@ package struct AuthorizationServer: Sendable {
     /// ``configuration`` with the token and revocation endpoints resolved: those set explicitly,
     /// else the discovered ones, as absolute URLs. Without an issuer, no request is made. When the metadata names no revocation endpoint, the configured `revokePath` stays.
     /// - Returns: the configuration to build token and revocation requests with.
-    /// - Throws: what ``ProviderDiscovery/metadata(reload:)`` throws;
+    /// - Throws: what `ProviderDiscovery.metadata(reload:)` throws;
     ///   `RiderError.invalidConfiguration(_:)` when neither the metadata nor the configuration
     ///   names a token endpoint.
     package func resolvedConfiguration() async throws -> APIConfiguration {

@@ -8,7 +8,7 @@ import RiderDomain
 /// A document is used only when its `issuer` is the configured one, character for character
 /// (RFC 8414 §3.3), and every endpoint in it passes the checks a configured URL does (https, or
 /// plain http to a loopback address; no user name or password). The metadata is kept through a
-/// ``ProviderMetadataCache`` for as long as the provider's `Cache-Control: max-age` allows (a
+/// `ProviderMetadataCache` for as long as the provider's `Cache-Control: max-age` allows (a
 /// day when it does not say, at most ``Configuration/maximumLifetime``), so a command-line start
 /// does not ask every time. Concurrent first uses fetch once.
 public actor ProviderDiscovery {

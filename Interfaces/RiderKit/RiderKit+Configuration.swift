@@ -24,7 +24,7 @@ extension RiderKit {
         /// logs nothing.
         public var warnings: Logger?
         /// How requests introduce themselves: set `RequestIdentity.program` to name your
-        /// program in the `User-Agent`; ``load(environment:baseURL:)`` fills the languages from
+        /// program in the `User-Agent`; ``load(environment:baseURL:issuer:)`` fills the languages from
         /// `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` or `LANG`.
         public var identity: RequestIdentity
         /// What to do when the session has expired for good (ask the person to sign in again);
@@ -116,7 +116,7 @@ extension RiderKit {
             return try make(settings, environment: environment, directories: directories)
         }
 
-        /// Checks settings the way ``load(environment:baseURL:)`` would, without reading the
+        /// Checks settings the way ``load(environment:baseURL:issuer:)`` would, without reading the
         /// environment or any file (`rider config set` checks a value before writing it).
         /// - Throws: `RiderError.invalidConfiguration(_:)` naming the setting at fault.
         package static func validate(_ settings: ConfigurationFile.Settings) throws {
