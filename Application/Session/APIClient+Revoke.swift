@@ -6,7 +6,7 @@ extension APIClient {
     /// (RFC 7009 §2.1), then the access token.
     /// - Throws: the first failure; the access token is then not attempted.
     func revoke(_ session: Session) async throws {
-        for revocation in API.revocations(of: session, in: configuration) {
+        for revocation in API.revocations(of: session, in: try await authorizationServer.resolvedConfiguration()) {
             try await send(revocation)
         }
     }

@@ -5,14 +5,19 @@ import RiderDomain
 /// endpoint promises (a bearer token or none, how it may be retried).
 package struct APIClient: Sendable {
     package let configuration: APIConfiguration
+    /// Where revocations go: the configured path, or what the issuer's metadata names.
+    package let authorizationServer: AuthorizationServer
     private let pipeline: RequestPipeline
 
     /// - Parameters:
     ///   - configuration: the server's address and paths, the client's identity, the timeout.
     ///   - pipeline: the steps every request goes through, as the composition root declares them.
-    package init(configuration: APIConfiguration, pipeline: RequestPipeline) {
+    ///   - authorizationServer: where revocations go; the configuration's own path unless told.
+    package init(configuration: APIConfiguration, pipeline: RequestPipeline,
+                 authorizationServer: AuthorizationServer? = nil) {
         self.configuration = configuration
         self.pipeline = pipeline
+        self.authorizationServer = authorizationServer ?? AuthorizationServer(configuration: configuration)
     }
 
     /// A client with the steps a request needs when nobody declared them: retries, then the

@@ -14,6 +14,8 @@ import RiderDomain
 /// processes the `RefreshLock` does the same job. See `docs/session.md` for the state machine.
 public actor SessionEngine {
     private let configuration: APIConfiguration
+    /// Where token and revocation requests go (the configured paths, or what discovery names).
+    private let authorizationServer: AuthorizationServer
     private let transport: any HTTPTransport
     private let vault: any TokenVault
     private let lock: any RefreshLock
@@ -90,10 +92,14 @@ public actor SessionEngine {
     ///   - metrics: told how each refresh ended.
     ///   - reauthentication: asked for credentials when the session has expired for good.
     ///   - emailOfAccount: the expired account's email, to prefill the question (the cache knows it).
+    ///   - authorizationServer: where token and revocation requests go; the configuration's own
+    ///     paths unless told (an issuer's discovered endpoints, for example).
     package init(configuration: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
                 metrics: any MetricsRecorder = NoMetrics(), reauthentication: Reauthentication? = nil,
-                emailOfAccount: @escaping @Sendable (UserID) async -> String? = { _ in nil }) {
+                emailOfAccount: @escaping @Sendable (UserID) async -> String? = { _ in nil },
+                authorizationServer: AuthorizationServer? = nil) {
+        self.authorizationServer = authorizationServer ?? AuthorizationServer(configuration: configuration)
         self.reauthentication = reauthentication
         self.emailOfAccount = emailOfAccount
         self.configuration = configuration
@@ -174,8 +180,9 @@ public actor SessionEngine {
         if credentials.password.isEmpty { problems.append(FieldProblem(field: "password", message: "is required")) }
         guard problems.isEmpty else { throw RiderError.invalidInput(problems) }
 
+        let tokens = try await authorizationServer.resolvedConfiguration()
         let grant = try await send(API.passwordGrant(Credentials(email: email, password: credentials.password),
-                                                     in: configuration))
+                                                     in: tokens))
         return try await signIn(with: grant) { provisional in
             // A standard OAuth server need not say whose token it is: ask the API.
             let me = try await self.send(API.me(in: self.configuration), as: provisional)
@@ -183,7 +190,7 @@ public actor SessionEngine {
         } revoke: { session in
             // The server issued tokens nobody can keep (for example the vault has no passphrase):
             // revoke them rather than leave a live refresh token behind.
-            for revocation in API.revocations(of: session, in: self.configuration) {
+            for revocation in API.revocations(of: session, in: tokens) {
                 _ = try? await self.send(revocation)
             }
         }
@@ -490,9 +497,9 @@ public actor SessionEngine {
             throw RiderError.sessionExpired
         }
         refreshCount += 1
-        let endpoint = API.refreshGrant(refreshToken, in: configuration)
         let grant: TokenGrant
         do {
+            let endpoint = API.refreshGrant(refreshToken, in: try await authorizationServer.resolvedConfiguration())
             grant = try endpoint.response(from: try await transport.send(try endpoint.request(in: configuration)))
         } catch RiderError.Code.sessionExpired {
             metrics.record(.refresh(.rejected))

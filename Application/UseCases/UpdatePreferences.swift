@@ -3,7 +3,7 @@ import RiderDomain
 
 /// Changes the signed-in rider's notification and visibility settings without touching the
 /// settings this version of RiderKit does not know.
-public struct UpdatePreferences: Sendable {
+package struct UpdatePreferences: Sendable {
     let api: APIClient
 
     package init(api: APIClient) { self.api = api }
@@ -14,7 +14,7 @@ public struct UpdatePreferences: Sendable {
     /// - Returns: the settings as the server stored them.
     /// - Throws: `RiderError.invalidInput(_:)` when the server rejects a value,
     ///   `RiderError.notSignedIn`, `RiderError.sessionExpired`, network errors.
-    public func callAsFunction(_ change: @Sendable (inout Preferences) -> Void) async throws -> Preferences {
+    package func callAsFunction(_ change: @Sendable (inout Preferences) -> Void) async throws -> Preferences {
         var preferences = try await api.send(API.myPreferences)
         change(&preferences)
         return try await api.send(API.setMyPreferences(preferences))

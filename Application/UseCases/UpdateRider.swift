@@ -5,7 +5,7 @@ import RiderDomain
 ///
 /// The update is conditional on the entity tag of the profile it was based on; if someone
 /// changed the profile meanwhile, the server refuses and the caller gets the current version.
-public struct UpdateRider: Sendable {
+package struct UpdateRider: Sendable {
     let api: APIClient
 
     package init(api: APIClient) { self.api = api }
@@ -18,7 +18,7 @@ public struct UpdateRider: Sendable {
     /// - Throws: `RiderError.invalidInput(_:)` for an empty patch or rejected fields,
     ///   `RiderError.conflict(current:)` when the profile changed since `base`,
     ///   `RiderError.notSignedIn`, network errors.
-    public func callAsFunction(_ patch: RiderPatch, basedOn base: EntityTag? = nil) async throws -> Rider {
+    package func callAsFunction(_ patch: RiderPatch, basedOn base: EntityTag? = nil) async throws -> Rider {
         guard !patch.isEmpty else {
             throw RiderError.invalidInput([FieldProblem(field: "patch", message: "names no field to change")])
         }

@@ -1,10 +1,11 @@
 import Foundation
 import RiderDomain
 
-/// Makes a picture the signed-in rider's avatar.
+/// Makes a picture the signed-in rider's avatar (`rider.profile.uploadAvatar(_:filename:progress:)`);
+/// its ``Configuration`` sets the limits.
 ///
 /// Takes the image's bytes, not a path: reading the file is the caller's I/O (the `rider` CLI
-/// reads it, and can refuse a large file before reading it with ``checkSize(_:)``). The user
+/// reads it, and can refuse a large file before reading it with `checkSize(_:)`). The user
 /// cache is left alone: it keeps what other members see of a user, and an avatar is not part
 /// of that.
 public struct UploadAvatar: Sendable {
@@ -19,7 +20,7 @@ public struct UploadAvatar: Sendable {
     }
 
     let api: APIClient
-    public let configuration: Configuration
+    package let configuration: Configuration
 
     package init(api: APIClient, configuration: Configuration = Configuration()) {
         self.api = api
@@ -29,7 +30,7 @@ public struct UploadAvatar: Sendable {
     /// Checks a file's size alone, before it is read.
     /// - Throws: `RiderError.invalidAvatar(_:)` when it is empty or larger than
     ///   ``Configuration/maximumByteCount``.
-    public func checkSize(_ byteCount: Int) throws {
+    package func checkSize(_ byteCount: Int) throws {
         try AvatarImage.checkSize(byteCount, maximumByteCount: configuration.maximumByteCount)
     }
 
@@ -47,7 +48,7 @@ public struct UploadAvatar: Sendable {
     ///   (before sending, or when the server says so), `RiderError.invalidInput(_:)` when the
     ///   server rejects it otherwise, `RiderError.notSignedIn`, `RiderError.sessionExpired`,
     ///   network errors.
-    public func callAsFunction(_ data: Data, filename: String,
+    package func callAsFunction(_ data: Data, filename: String,
                                progress: (@Sendable (UploadProgress) -> Void)? = nil) async throws -> Rider {
         let image = try AvatarImage(data: data, filename: filename, maximumByteCount: configuration.maximumByteCount)
         guard let progress else { return try await api.send(API.uploadMyAvatar(image)) }

@@ -62,6 +62,7 @@ struct RiderCommand: ParsableCommand {
             AccountCommand.self,
             CacheCommand.self,
             ConfigCommand.self,
+            ProviderCommand.self,
         ]
     )
 }

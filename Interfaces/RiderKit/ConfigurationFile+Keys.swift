@@ -38,7 +38,8 @@ extension ConfigurationFile.Settings.CodingKeys {
         case .cacheTimeToLive: Self.seconds(CacheSettings().timeToLive)
         case .cacheMaximumUsers: String(SQLiteUserCache.Configuration.defaultMaximumEntries)
         case .cacheKeepOnLogout: "false"
-        case .baseURL, .clientID, .clientSecret, .scope: nil
+        case .baseURL, .issuer, .clientID, .clientSecret, .scope, .authorizationEndpoint, .deviceAuthorizationEndpoint,
+             .userinfoEndpoint, .jwksURI: nil
         }
     }
 
@@ -46,7 +47,11 @@ extension ConfigurationFile.Settings.CodingKeys {
     package var allowedValues: String {
         switch self {
         case .baseURL: "an https URL (http only for loopback), e.g. https://api.example.com"
-        case .tokenPath, .mePath, .revokePath: "a path on the server, e.g. /auth/token"
+        case .issuer: "the provider's issuer: an https URL (http only for loopback), exactly as its metadata spells it"
+        case .tokenPath, .revokePath: "a path on the server, e.g. /auth/token, or an absolute https URL (wins over discovery)"
+        case .mePath: "a path on the server, e.g. /auth/me"
+        case .authorizationEndpoint, .deviceAuthorizationEndpoint, .userinfoEndpoint, .jwksURI:
+            "an absolute https URL (http only for loopback); wins over discovery"
         case .clientID, .scope: "any text"
         case .clientSecret: "any text (a secret: never printed)"
         case .clientAuthentication: "basic or body"

@@ -11,9 +11,14 @@ package enum ConfigurationFile {
     /// The file's settings, every value as text (numbers and flags are read as text too).
     package struct Settings: Decodable, Sendable {
         package var baseURL: String?
+        package var issuer: String?
         package var tokenPath: String?
         package var mePath: String?
         package var revokePath: String?
+        package var authorizationEndpoint: String?
+        package var deviceAuthorizationEndpoint: String?
+        package var userinfoEndpoint: String?
+        package var jwksURI: String?
         package var clientID: String?
         package var clientSecret: String?
         package var clientAuthentication: String?
@@ -29,9 +34,14 @@ package enum ConfigurationFile {
         /// The settings' names in the file; `rider config` lists them in this order.
         package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
             case baseURL = "base_url"
+            case issuer
             case tokenPath = "token_path"
             case mePath = "me_path"
             case revokePath = "revoke_path"
+            case authorizationEndpoint = "authorization_endpoint"
+            case deviceAuthorizationEndpoint = "device_authorization_endpoint"
+            case userinfoEndpoint = "userinfo_endpoint"
+            case jwksURI = "jwks_uri"
             case clientID = "client_id"
             case clientSecret = "client_secret"
             case clientAuthentication = "client_auth"
@@ -79,9 +89,14 @@ package enum ConfigurationFile {
             get {
                 switch key {
                 case .baseURL: baseURL
+                case .issuer: issuer
                 case .tokenPath: tokenPath
                 case .mePath: mePath
                 case .revokePath: revokePath
+                case .authorizationEndpoint: authorizationEndpoint
+                case .deviceAuthorizationEndpoint: deviceAuthorizationEndpoint
+                case .userinfoEndpoint: userinfoEndpoint
+                case .jwksURI: jwksURI
                 case .clientID: clientID
                 case .clientSecret: clientSecret
                 case .clientAuthentication: clientAuthentication
@@ -98,9 +113,14 @@ package enum ConfigurationFile {
             set {
                 switch key {
                 case .baseURL: baseURL = newValue
+                case .issuer: issuer = newValue
                 case .tokenPath: tokenPath = newValue
                 case .mePath: mePath = newValue
                 case .revokePath: revokePath = newValue
+                case .authorizationEndpoint: authorizationEndpoint = newValue
+                case .deviceAuthorizationEndpoint: deviceAuthorizationEndpoint = newValue
+                case .userinfoEndpoint: userinfoEndpoint = newValue
+                case .jwksURI: jwksURI = newValue
                 case .clientID: clientID = newValue
                 case .clientSecret: clientSecret = newValue
                 case .clientAuthentication: clientAuthentication = newValue

@@ -23,8 +23,9 @@
 @_exported import class RiderApplication.SessionEngine
 @_exported import class RiderApplication.BackgroundRefreshes
 @_exported import struct RiderApplication.InProcessRefreshLock
+@_exported import class RiderApplication.ProviderDiscovery
 
-// MARK: Application — the use cases the facade hands out
+// MARK: Application — the use cases the facade hands out (UploadAvatar for its Configuration)
 
 @_exported import struct RiderApplication.Login
 @_exported import struct RiderApplication.Logout
@@ -35,10 +36,7 @@
 @_exported import struct RiderApplication.SearchUsers
 @_exported import struct RiderApplication.ListUsers
 @_exported import struct RiderApplication.UserPages
-@_exported import struct RiderApplication.UpdateRider
 @_exported import struct RiderApplication.UploadAvatar
-@_exported import struct RiderApplication.ListSports
-@_exported import struct RiderApplication.UpdatePreferences
 @_exported import struct RiderApplication.DeleteAccount
 
 // MARK: Infrastructure — the stock adapters
@@ -57,6 +55,8 @@
 @_exported import class RiderInfrastructure.InMemoryUserCache
 @_exported import struct RiderInfrastructure.FileSportCatalogueCache
 @_exported import class RiderInfrastructure.InMemorySportCatalogueCache
+@_exported import struct RiderInfrastructure.FileProviderMetadataCache
+@_exported import class RiderInfrastructure.InMemoryProviderMetadataCache
 @_exported import struct RiderInfrastructure.FileRefreshLock
 @_exported import struct RiderInfrastructure.SystemClock
 @_exported import class RiderInfrastructure.SwiftMetricsRecorder

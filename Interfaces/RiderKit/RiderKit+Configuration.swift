@@ -24,7 +24,7 @@ extension RiderKit {
         /// logs nothing.
         public var warnings: Logger?
         /// How requests introduce themselves: set `RequestIdentity.program` to name your
-        /// program in the `User-Agent`; ``load(environment:baseURL:)`` fills the languages from
+        /// program in the `User-Agent`; ``load(environment:baseURL:issuer:)`` fills the languages from
         /// `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` or `LANG`.
         public var identity: RequestIdentity
         /// What to do when the session has expired for good (ask the person to sign in again);
@@ -43,6 +43,14 @@ extension RiderKit {
         /// Record every HTTP exchange into a folder, or answer from one instead of the network;
         /// `nil` (the default) does neither.
         public var recording: HTTPRecording?
+        /// The OAuth provider whose metadata names the token and revocation endpoints (OpenID
+        /// Connect Discovery, else RFC 8414), read on first need and kept on disk; `nil` (the
+        /// default) uses ``api``'s paths and asks no provider.
+        public var discovery: ProviderDiscovery.Configuration?
+        /// Endpoints set by hand: each wins over the one discovery finds, and serves servers
+        /// without discovery. With ``discovery``, set `token` or `revocation` here (not only in
+        /// ``api``) for them to win.
+        public var endpoints: ProviderEndpoints
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
                     directories: XDGDirectories = XDGDirectories(),
@@ -51,7 +59,8 @@ extension RiderKit {
                     identity: RequestIdentity = RequestIdentity(), reauthentication: Reauthentication? = nil,
                     transport: (any HTTPTransport)? = nil,
                     proxies: ProxyEnvironment = ProxyEnvironment(environment: ProcessInfo.processInfo.environment),
-                    metrics: (any MetricsRecorder)? = nil, recording: HTTPRecording? = nil) {
+                    metrics: (any MetricsRecorder)? = nil, recording: HTTPRecording? = nil,
+                    discovery: ProviderDiscovery.Configuration? = nil, endpoints: ProviderEndpoints = ProviderEndpoints()) {
             self.api = api
             self.vault = vault
             self.directories = directories
@@ -66,6 +75,8 @@ extension RiderKit {
             self.proxies = proxies
             self.metrics = metrics
             self.recording = recording
+            self.discovery = discovery
+            self.endpoints = endpoints
         }
 
         /// Reads the configuration from the config file and the environment; the environment wins.
@@ -81,22 +92,31 @@ extension RiderKit {
         /// `RIDER_CACHE_MAX_USERS`, `RIDER_CACHE_KEEP_ON_LOGOUT`; proxies from `https_proxy`,
         /// `http_proxy`, `all_proxy` and `no_proxy`.
         ///
+        /// With `RIDER_ISSUER` (`issuer`), the token and revocation endpoints come from the
+        /// provider's metadata unless `RIDER_TOKEN_PATH` or `RIDER_REVOKE_PATH` are set, and the
+        /// base URL defaults to the issuer. `RIDER_AUTHORIZATION_ENDPOINT`,
+        /// `RIDER_DEVICE_AUTHORIZATION_ENDPOINT`, `RIDER_USERINFO_ENDPOINT` and `RIDER_JWKS_URI`
+        /// set the other endpoints by hand (each wins over discovery).
+        ///
         /// - Parameters:
         ///   - environment: the variables to read; the process's own unless told.
         ///   - overrideURL: the base URL, overriding both (the CLI's `--server`).
+        ///   - overrideIssuer: the issuer, overriding both (the CLI's `--issuer`).
         /// - Throws: `RiderError.invalidConfiguration(_:)` naming the setting or file at fault.
         public static func load(
             environment: [String: String] = ProcessInfo.processInfo.environment,
-            baseURL overrideURL: String? = nil
+            baseURL overrideURL: String? = nil,
+            issuer overrideIssuer: String? = nil
         ) throws -> Configuration {
             let directories = XDGDirectories(environment: environment)
             var settings = try ConfigurationFile.load(environment: environment, directories: directories)
             settings.merge(ConfigurationFile.Settings(environment: environment))
             if let overrideURL { settings.baseURL = overrideURL }
+            if let overrideIssuer { settings.issuer = overrideIssuer }
             return try make(settings, environment: environment, directories: directories)
         }
 
-        /// Checks settings the way ``load(environment:baseURL:)`` would, without reading the
+        /// Checks settings the way ``load(environment:baseURL:issuer:)`` would, without reading the
         /// environment or any file (`rider config set` checks a value before writing it).
         /// - Throws: `RiderError.invalidConfiguration(_:)` naming the setting at fault.
         package static func validate(_ settings: ConfigurationFile.Settings) throws {
@@ -106,10 +126,16 @@ extension RiderKit {
         /// Parses and checks every setting.
         private static func make(_ settings: ConfigurationFile.Settings, environment: [String: String],
                                  directories: XDGDirectories) throws -> Configuration {
-            guard let base = settings.baseURL, !base.isEmpty else {
+            let issuer = try settings.issuer.flatMap { $0.isEmpty ? nil : $0 }.map { value in
+                guard let url = URL(string: value), url.scheme != nil else {
+                    throw RiderError.invalidConfiguration("the issuer '\(value)' is not an absolute URL such as https://id.example.com")
+                }
+                return url
+            }
+            guard let base = settings.baseURL.flatMap({ $0.isEmpty ? nil : $0 }) ?? issuer?.absoluteString else {
                 throw RiderError.invalidConfiguration(
-                    "no server is set; set RIDER_BASE_URL (for example http://127.0.0.1:8080), "
-                        + "pass --server, or put \"base_url\" in \(ConfigurationFile.defaultFile(in: directories).path)")
+                    "no server is set; set RIDER_BASE_URL (for example http://127.0.0.1:8080) or RIDER_ISSUER, "
+                        + "pass --server or --issuer, or put \"base_url\" in \(ConfigurationFile.defaultFile(in: directories).path)")
             }
             guard let url = URL(string: base) else {
                 throw RiderError.invalidConfiguration("the server address '\(base)' is not a URL")
@@ -160,7 +186,34 @@ extension RiderKit {
                                  vaultPassphrase: VaultPassphrase.environment(environment) ?? .unavailable,
                                  keyringTimeout: keyringTimeout, cache: try CacheConfiguration(settings),
                                  identity: RequestIdentity(languages: RequestIdentity.languages(fromEnvironment: environment)),
-                                 proxies: proxies)
+                                 proxies: proxies,
+                                 discovery: try issuer.map { try ProviderDiscovery.Configuration(issuer: $0, requestTimeout: timeout) },
+                                 endpoints: try explicitEndpoints(settings, api: api))
         }
+    }
+}
+
+extension RiderKit.Configuration {
+    /// The endpoints the settings name by hand: `token_path` and `revoke_path` when set (relative
+    /// to the API, or absolute), and the absolute `authorization_endpoint`,
+    /// `device_authorization_endpoint`, `userinfo_endpoint` and `jwks_uri`.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` naming the setting.
+    static func explicitEndpoints(_ settings: ConfigurationFile.Settings, api: APIConfiguration) throws -> ProviderEndpoints {
+        func absolute(_ key: ConfigurationFile.Settings.CodingKeys) throws -> URL? {
+            guard let value = settings[key], !value.isEmpty else { return nil }
+            guard !value.hasPrefix("/"), let url = URL(string: value), url.scheme != nil else {
+                throw RiderError.invalidConfiguration("\(key.rawValue) '\(value)' must be an absolute URL such as "
+                    + "https://id.example.com/…")
+            }
+            return try api.url(for: url.absoluteString)
+        }
+        func onAPI(_ value: String?) throws -> URL? {
+            guard let value, !value.isEmpty else { return nil }
+            return try api.url(for: value)
+        }
+        return ProviderEndpoints(
+            authorization: try absolute(.authorizationEndpoint), token: try onAPI(settings.tokenPath),
+            deviceAuthorization: try absolute(.deviceAuthorizationEndpoint), revocation: try onAPI(settings.revokePath),
+            userinfo: try absolute(.userinfoEndpoint), jwks: try absolute(.jwksURI))
     }
 }

@@ -21,6 +21,8 @@ import RiderInfrastructure
 /// ``init(api:transport:vault:cache:clock:lock:cacheSettings:clearsCacheOnLogout:identity:sportCatalogue:reauthentication:metrics:avatarUpload:)``.
 public struct RiderKit: Sendable {
     public let api: APIConfiguration
+    /// Where token and revocation requests go: ``api``'s paths, or an issuer's discovered endpoints.
+    package let authorizationServer: AuthorizationServer
     /// The session engine shared by every use case (single-flight refresh lives here): where the
     /// session stands (`currentSession()`), renewing it now (`refresh()`), its changes.
     public let sessions: SessionEngine
@@ -91,7 +93,9 @@ public struct RiderKit: Sendable {
                  cache: any UserCache, clock: any Clock, lock: any RefreshLock,
                  cacheSettings: CacheSettings, clearsCacheOnLogout: Bool, identity: RequestIdentity,
                  sportCatalogue: any SportCatalogueCache, reauthentication: Reauthentication?,
-                 metrics: any MetricsRecorder, avatarUpload: UploadAvatar.Configuration, logger: Logger?) {
+                 metrics: any MetricsRecorder, avatarUpload: UploadAvatar.Configuration, logger: Logger?,
+                 authorizationServer: AuthorizationServer? = nil) {
+        let authorizationServer = authorizationServer ?? AuthorizationServer(configuration: api)
         // Without a recorder nothing is measured: no cost for a program that does not count.
         let metrics: (any MetricsRecorder)? = metrics is NoMetrics ? nil : metrics
         let cache: any UserCache = metrics.map { MeasuringUserCache(base: cache, metrics: $0) } ?? cache
@@ -101,13 +105,15 @@ public struct RiderKit: Sendable {
             sessions: nil, reauthenticates: false, clock: clock, identity: identity, metrics: metrics, logger: logger))
         let sessions = SessionEngine(configuration: api, transport: network, vault: vault, clock: clock, lock: lock,
                                      metrics: metrics ?? NoMetrics(), reauthentication: reauthentication,
-                                     emailOfAccount: { try? await cache.user(id: $0)?.value.email })
+                                     emailOfAccount: { try? await cache.user(id: $0)?.value.email },
+                                     authorizationServer: authorizationServer)
         let loginUseCase = Login(sessions: sessions)
         let client = APIClient(configuration: api, pipeline: RequestPipeline(transport: transport, middlewares: Self.pipeline(
             sessions: sessions, reauthenticates: reauthentication != nil, clock: clock, identity: identity,
-            metrics: metrics, logger: logger)))
+            metrics: metrics, logger: logger)), authorizationServer: authorizationServer)
         let refreshes = BackgroundRefreshes()
         self.api = api
+        self.authorizationServer = authorizationServer
         self.sessions = sessions
         self.vault = vault
         self.vaultLocation = vault.location
@@ -172,7 +178,18 @@ public struct RiderKit: Sendable {
         let (transport, clock) = try configuration.recording?.make(network: network) ?? (network(), SystemClock())
         let vaults = VaultFactory(configuration: configuration)
         let origin = configuration.api.origin
-        var vault = vaults.make()
+        // With an issuer, the session is bound to the token endpoint its metadata names: known
+        // on first use only, so the vault is made then (RiderKit+Discovery.swift).
+        let server = authorizationServer(for: configuration, transport: RequestPipeline(transport: transport,
+            middlewares: pipeline(sessions: nil, reauthenticates: false, clock: clock, identity: configuration.identity,
+                                  metrics: configuration.metrics, logger: configuration.logger)
+                .filter { !($0 is RedirectMiddleware) }),
+            clock: clock, cache: configuration.makeProviderMetadataCache())
+        func deferred(_ make: @escaping @Sendable (VaultFactory) -> any TokenVault) -> any TokenVault {
+            guard server.needsDiscovery else { return make(vaults) }
+            return DeferredTokenVault(location: make(vaults).location) { make(try await vaults.resolved(by: server)) }
+        }
+        var vault = deferred { $0.make() }
         var lock = vaults.refreshLock()
         var cache = configuration.cache.makeCache(forOrigin: origin, in: configuration.directories,
                                                   logger: configuration.warnings)
@@ -181,8 +198,10 @@ public struct RiderKit: Sendable {
             // A replay's tokens are the recording's placeholders and its users someone else's:
             // they live beside the recording, never in the person's own vault and cache.
             let state = HTTPRecording.replayState(in: folder)
-            vault = EncryptedFileTokenVault(file: state.appendingPathComponent("session.vault"),
-                                            passphrase: .fixed(HTTPRecording.replayPassphrase), binding: vaults.binding)
+            vault = deferred {
+                EncryptedFileTokenVault(file: state.appendingPathComponent("session.vault"),
+                                        passphrase: .fixed(HTTPRecording.replayPassphrase), binding: $0.binding)
+            }
             lock = FileRefreshLock(file: state.appendingPathComponent("refresh.lock"))
             cache = SQLiteUserCache(configuration: .init(file: state.appendingPathComponent("users.sqlite"),
                                                          maximumEntries: configuration.cache.maximumEntries),
@@ -194,11 +213,16 @@ public struct RiderKit: Sendable {
                         clearsCacheOnLogout: configuration.cache.clearsOnLogout, identity: configuration.identity,
                         sportCatalogue: sportCatalogue, reauthentication: configuration.reauthentication,
                         metrics: configuration.metrics ?? NoMetrics(), avatarUpload: UploadAvatar.Configuration(),
-                        logger: configuration.logger)
+                        logger: configuration.logger, authorizationServer: server)
     }
 
     /// Where the session is kept now: for ``VaultChoice/automatic``, the backend it settled on.
     public func currentVaultLocation() async -> String {
+        var vault = self.vault
+        if let deferred = vault as? DeferredTokenVault {
+            guard let made = try? await deferred.vault() else { return vault.location }
+            vault = made
+        }
         guard let automatic = vault as? AutomaticTokenVault else { return vault.location }
         return await automatic.select().vault.location
     }

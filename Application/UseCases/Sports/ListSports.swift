@@ -3,7 +3,7 @@ import RiderDomain
 
 /// Lists the server's sport catalogue, reusing the kept copy while the server says it is fresh
 /// (`Cache-Control: max-age`; a day on the reference server).
-public struct ListSports: Sendable {
+package struct ListSports: Sendable {
     let api: APIClient
     let catalogue: any SportCatalogueCache
     let clock: any Clock
@@ -22,7 +22,7 @@ public struct ListSports: Sendable {
     /// - Returns: the catalogue; its `Cached.source` says whether the server was asked.
     /// - Throws: network errors, `RiderError.malformedResponse(_:)`. No session is needed, and
     ///   a catalogue that cannot be kept is not an error.
-    public func callAsFunction(reload: Bool = false) async throws -> Cached<[Sport]> {
+    package func callAsFunction(reload: Bool = false) async throws -> Cached<[Sport]> {
         if !reload, let kept = await catalogue.load(), clock.now < kept.expiresAt, kept.storedAt <= clock.now {
             return Cached(value: kept.sports, storedAt: kept.storedAt, source: .cache)
         }

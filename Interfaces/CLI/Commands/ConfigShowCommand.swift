@@ -9,7 +9,7 @@ struct ConfigShowCommand: GlobalOptionsCommand {
         abstract: "Show every setting: its effective value and where it comes from.",
         discussion: """
             Prints the config file's path, then one line per setting RiderKit reads: the key, \
-            the value in effect and its source — `--server`, `env RIDER_…` (an environment \
+            the value in effect and its source — `--server`, `--issuer`, `env RIDER_…` (an environment \
             variable), `file`, `default`, or `-` when nothing sets it. client_secret shows as \
             <redacted> when set; its value is never printed, not even with --json. A value \
             RiderKit would refuse (so every other command would exit 10) is listed after the \
@@ -30,7 +30,8 @@ struct ConfigShowCommand: GlobalOptionsCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let document = try ConfigFileDocument(reading: ConfigFileDocument.location(environment: environment))
-        let output = ConfigShowOutput(document, environment: environment, server: global.server)
+        let output = ConfigShowOutput(document, environment: environment, server: global.server,
+                                      issuer: global.issuer)
         let terminal = global.terminal
         try ConfigOutput.print(output, json: global.json, style: terminal.style, lines: output.lines(on: terminal))
     }

@@ -24,8 +24,9 @@ struct VaultAdoptCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let file = context.vaults.encryptedFile()
-        let server = context.vaults.binding.description
+        let vaults = try await context.resolvedVaults()
+        let file = vaults.encryptedFile()
+        let server = vaults.binding.description
         let adopted: Bool
         adopted = try await file.adopt()
         let lines = adopted

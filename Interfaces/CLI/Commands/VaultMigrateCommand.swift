@@ -28,12 +28,13 @@ struct VaultMigrateCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
+        let vaults = try await context.resolvedVaults()
         let (source, destination): (VaultChoice, VaultChoice) = switch to {
         case .secretService: (.encryptedFile(nil), .secretService)
         case .encryptedFile: (.secretService, .encryptedFile(nil))
         }
-        let from = context.vaults.make(source)
-        let into = context.vaults.make(destination)
+        let from = vaults.make(source)
+        let into = vaults.make(destination)
         let moved = try await MigrateSession(from: from, to: into)()
         let output = VaultMigrateOutput(moved: moved, from: source.name, to: destination.name,
                                         location: into.location)

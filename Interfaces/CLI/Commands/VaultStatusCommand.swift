@@ -19,7 +19,8 @@ struct VaultStatusCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let selection = await context.vaults.select()
+        let vaults = try await context.resolvedVaults()
+        let selection = await vaults.select()
         var itemLabel: String?
         var session: Session?
         var problem: String?
@@ -39,7 +40,7 @@ struct VaultStatusCommand: GlobalOptionsCommand {
             session = try await selection.vault.loadSession()
         }
         let output = VaultStatusOutput(
-            server: context.server, setting: context.vaults.choice.setting, backend: selection.backend.name,
+            server: context.server, setting: vaults.choice.setting, backend: selection.backend.name,
             reason: selection.reason, location: selection.vault.location, itemLabel: itemLabel,
             unlocked: problem == nil, signedIn: session != nil, userID: session?.userID.rawValue, problem: problem)
         try context.print(json: output, lines: output.lines())

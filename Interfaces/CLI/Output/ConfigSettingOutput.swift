@@ -6,7 +6,7 @@ import RiderKit
 struct ConfigSettingOutput: Encodable, Sendable {
     /// Where the effective value comes from, strongest first.
     enum Source: String, Encodable, Sendable {
-        /// `--server` (for `base_url` only).
+        /// `--server` (for `base_url`) or `--issuer` (for `issuer`).
         case option
         /// A `RIDER_…` environment variable.
         case environment
@@ -14,6 +14,8 @@ struct ConfigSettingOutput: Encodable, Sendable {
         case file
         /// RiderKit's default.
         case `default`
+        /// The issuer's metadata (`token_path` and `revoke_path` when an issuer is set).
+        case discovery
         /// Nothing sets it and there is no default.
         case unset
     }
@@ -22,10 +24,10 @@ struct ConfigSettingOutput: Encodable, Sendable {
     /// The effective value; `nil` when unset, and always for a secret.
     @Nullable var value: String?
     /// Whether anything sets it: all a secret shows in place of its value.
-    let set: Bool
+    private(set) var set: Bool
     /// Whether the value is a secret, never printed.
     let secret: Bool
-    let source: Source
+    private(set) var source: Source
     let environmentVariable: String
     /// Why RiderKit will refuse the effective value, if it will (commands then exit 10).
     @Nullable var problem: String?
@@ -34,13 +36,16 @@ struct ConfigSettingOutput: Encodable, Sendable {
     ///   - fileValue: what the config file says, if anything.
     ///   - environment: the process's variables (an empty variable counts as unset, as in RiderKit).
     ///   - server: `--server`, which overrides `base_url`.
-    init(_ key: ConfigKey, fileValue: String?, environment: [String: String], server: String?) {
+    ///   - issuer: `--issuer`, which overrides `issuer`.
+    init(_ key: ConfigKey, fileValue: String?, environment: [String: String], server: String?, issuer: String? = nil) {
         self.key = key.rawValue
         secret = key.isSecret
         environmentVariable = key.environmentVariable
         let effective: String?
         if key == .baseURL, let server {
             (effective, source) = (server, .option)
+        } else if key == .issuer, let issuer {
+            (effective, source) = (issuer, .option)
         } else if let fromEnvironment = environment[key.environmentVariable], !fromEnvironment.isEmpty {
             (effective, source) = (fromEnvironment, .environment)
         } else if let fileValue {
@@ -81,6 +86,12 @@ struct ConfigSettingOutput: Encodable, Sendable {
         return String(bare[..<hostStart.upperBound]) + "<redacted>@" + String(bare[hostStart.upperBound...])
     }
 
+    /// Marks a setting RiderKit takes from the issuer's metadata when nothing sets it.
+    mutating func discoveredWhenDefault() {
+        guard source == .default || source == .unset else { return }
+        (value, set, source) = (nil, false, .discovery)
+    }
+
     /// The value column: `<redacted>` for a set secret, `-` for nothing.
     var shownValue: String {
         guard set else { return "-" }
@@ -90,10 +101,11 @@ struct ConfigSettingOutput: Encodable, Sendable {
     /// The source column: `file`, `default`, `env RIDER_TIMEOUT`, `--server` or `-`.
     var shownSource: String {
         switch source {
-        case .option: return "--server"
+        case .option: return key == ConfigKey.issuer.rawValue ? "--issuer" : "--server"
         case .environment: return "env \(environmentVariable)"
         case .file: return "file"
         case .default: return "default"
+        case .discovery: return "discovery"
         case .unset: return "-"
         }
     }

@@ -9,12 +9,21 @@ struct ConfigShowOutput: Encodable, Sendable {
     /// Keys in the file RiderKit does not know: it refuses to start until they are removed.
     let unknownKeys: [String]
 
-    init(_ document: ConfigFileDocument, environment: [String: String], server: String?) {
+    init(_ document: ConfigFileDocument, environment: [String: String], server: String?, issuer: String? = nil) {
         file = document.file.path
         fileExists = document.exists
-        settings = ConfigKey.allCases.map {
-            ConfigSettingOutput($0, fileValue: document.text(for: $0), environment: environment, server: server)
+        var settings = ConfigKey.allCases.map {
+            ConfigSettingOutput($0, fileValue: document.text(for: $0), environment: environment, server: server,
+                                 issuer: issuer)
         }
+        // With an issuer, the token and revocation endpoints nobody set come from its metadata.
+        if settings.contains(where: { $0.key == ConfigKey.issuer.rawValue && $0.set }) {
+            for index in settings.indices
+            where [ConfigKey.tokenPath.rawValue, ConfigKey.revokePath.rawValue].contains(settings[index].key) {
+                settings[index].discoveredWhenDefault()
+            }
+        }
+        self.settings = settings
         unknownKeys = document.unknownKeys
     }
 

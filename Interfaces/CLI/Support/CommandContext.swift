@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RiderApplication
 import RiderKit
 
 /// What a command runs with: RiderKit wired from the configuration and the global options,
@@ -12,7 +13,8 @@ struct CommandContext: Sendable {
 
     /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` when no usable server is configured.
     init(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        var configuration = try RiderKit.Configuration.load(environment: environment, baseURL: options.server)
+        var configuration = try RiderKit.Configuration.load(environment: environment, baseURL: options.server,
+                                                                    issuer: options.issuer)
         configuration.identity.program = "rider/\(RequestIdentity.libraryVersion)"
         configuration.reauthentication = ReauthenticationPrompt.make()
         configuration.recording = options.recording
@@ -31,6 +33,13 @@ struct CommandContext: Sendable {
         configuration.warnings = warnings
         rider = try RiderKit.live(configuration: configuration)
         self.options = options
+    }
+
+    /// ``vaults`` bound as RiderKit binds the session: with an issuer, to the token endpoint its
+    /// metadata names (read, or taken from the cache, on this call).
+    /// - Throws: what reading the issuer's metadata throws.
+    func resolvedVaults() async throws -> VaultFactory {
+        try await vaults.resolved(by: rider.authorizationServer)
     }
 
     /// The time by RiderKit's clock, for "in 5 min" and "stored 2 h ago": in a replay, the

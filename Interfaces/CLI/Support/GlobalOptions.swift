@@ -9,6 +9,11 @@ struct GlobalOptions: ParsableArguments {
         valueName: "url"))
     var server: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The OAuth provider's issuer, e.g. https://id.example.com: its metadata names the token endpoint (overrides RIDER_ISSUER).",
+        valueName: "url"))
+    var issuer: String?
+
     @Flag(name: .long, help: "Print machine-readable JSON on stdout (snake_case keys, ISO-8601 dates); errors go to stderr as JSON.")
     var json = false
 

@@ -78,6 +78,7 @@ struct ReferenceResponder: HTTPResponder {
         case .setMySport(let id): try await setMySport(id: id, request)
         case .removeMySport(let id): try await removeMySport(id: id, request)
         case .standardToken: try await standardToken(request, client: client)
+        case .openIDConfiguration, .authorizationServerMetadata: try await providerMetadata()
         case .testStats: try await testStats()
         case .testRedirect: try testRedirect(request)
         case .testEchoHeaders: try testEchoHeaders(request)

@@ -24,6 +24,8 @@ enum Route: Sendable, Equatable {
     case setMySport(id: String)
     case removeMySport(id: String)
     case standardToken
+    case openIDConfiguration
+    case authorizationServerMetadata
     case testStats
     case testRedirect
     case testEchoHeaders
@@ -73,6 +75,8 @@ enum Route: Sendable, Equatable {
         case "/riders/me/preferences": return [(.get, .preferences), (.put, .putPreferences)]
         case "/riders/me/avatar": return [(.post, .uploadAvatar)]
         case "/oauth2/token": return [(.post, .standardToken)]
+        case "/.well-known/openid-configuration": return [(.get, .openIDConfiguration)]
+        case "/.well-known/oauth-authorization-server": return [(.get, .authorizationServerMetadata)]
         case "/_test/stats": return [(.get, .testStats)]
         case "/_test/redirect": return [(.get, .testRedirect), (.post, .testRedirect)]
         case "/_test/echo-headers": return [(.get, .testEchoHeaders), (.post, .testEchoHeaders)]

@@ -69,8 +69,9 @@ struct ConfigSettingOutputTests {
         #expect(output.settings.map(\.key) == ConfigKey.names)
         let plain = output.lines(on: TerminalOutput(color: .auto, isTerminal: false, environment: [:]))
         #expect(plain.count == 1 + ConfigKey.allCases.count)
-        #expect(plain[1].hasPrefix("base_url              -"))
+        // Padded to the longest key, device_authorization_endpoint (29 characters), then two spaces.
+        #expect(plain[1].hasPrefix("base_url" + String(repeating: " ", count: 23) + "-"))
         let table = output.lines(on: TerminalOutput(color: .never, isTerminal: true, environment: [:]))
-        #expect(table[1].hasPrefix("KEY                   VALUE"))
+        #expect(table[1].hasPrefix("KEY" + String(repeating: " ", count: 28) + "VALUE"))
     }
 }

@@ -102,10 +102,10 @@ public struct UseCaseHarness: Sendable {
     public var getUser: GetUser { GetUser(api: api, cache: cache, clock: clock) }
     public var searchUsers: SearchUsers { SearchUsers(api: api, cache: cache, clock: clock) }
     public var listUsers: ListUsers { ListUsers(api: api, cache: cache, clock: clock) }
-    public var updateRider: UpdateRider { UpdateRider(api: api) }
-    public var uploadAvatar: UploadAvatar { UploadAvatar(api: api) }
-    public var listSports: ListSports { ListSports(api: api, catalogue: sportCatalogue, clock: clock) }
-    public var updatePreferences: UpdatePreferences { UpdatePreferences(api: api) }
+    package var updateRider: UpdateRider { UpdateRider(api: api) }
+    package var uploadAvatar: UploadAvatar { UploadAvatar(api: api) }
+    package var listSports: ListSports { ListSports(api: api, catalogue: sportCatalogue, clock: clock) }
+    package var updatePreferences: UpdatePreferences { UpdatePreferences(api: api) }
     public var deleteAccount: DeleteAccount { DeleteAccount(api: api, sessions: sessions, cache: cache) }
 
     /// `RiderKit.profile` over ``api``.

@@ -1,0 +1,54 @@
+import Foundation
+import RiderDomain
+
+/// Where the session's token and revocation requests go: the configured paths, or — with an
+/// issuer — the endpoints its metadata names, each explicit setting winning over discovery.
+///
+/// Resolved on first need rather than when RiderKit is built, so building stays synchronous and
+/// a program that never signs in or refreshes never asks the provider.
+package struct AuthorizationServer: Sendable {
+    /// The API configuration as configured (paths relative to the API, or absolute URLs).
+    package let configuration: APIConfiguration
+    /// Reads the issuer's metadata; `nil` without an issuer.
+    package let discovery: ProviderDiscovery?
+    /// The endpoints set explicitly, which win over the discovered ones.
+    package let explicit: ProviderEndpoints
+
+    /// - Parameters:
+    ///   - configuration: the API configuration.
+    ///   - discovery: the issuer's metadata, when an issuer is configured.
+    ///   - explicit: the endpoints set explicitly.
+    package init(configuration: APIConfiguration, discovery: ProviderDiscovery? = nil,
+                 explicit: ProviderEndpoints = ProviderEndpoints()) {
+        self.configuration = configuration
+        self.discovery = discovery
+        self.explicit = explicit
+    }
+
+    /// Whether resolving needs the provider's metadata: an issuer is configured and the token or
+    /// revocation endpoint is not set explicitly.
+    package var needsDiscovery: Bool {
+        discovery != nil && (explicit.token == nil || explicit.revocation == nil)
+    }
+
+    /// ``configuration`` with the token and revocation endpoints resolved: those set explicitly,
+    /// else the discovered ones, as absolute URLs. Without an issuer, no request is made. When the metadata names no revocation endpoint, the configured `revokePath` stays.
+    /// - Returns: the configuration to build token and revocation requests with.
+    /// - Throws: what `ProviderDiscovery.metadata(reload:)` throws;
+    ///   `RiderError.invalidConfiguration(_:)` when neither the metadata nor the configuration
+    ///   names a token endpoint.
+    package func resolvedConfiguration() async throws -> APIConfiguration {
+        var resolved = configuration
+        if let token = explicit.token { resolved.tokenPath = token.absoluteString }
+        if let revocation = explicit.revocation { resolved.revokePath = revocation.absoluteString }
+        guard needsDiscovery, let discovery else { return resolved }
+        let endpoints = try await discovery.metadata().metadata.endpoints.overridden(by: explicit)
+        guard let token = endpoints.token else {
+            throw RiderError.invalidConfiguration("the provider \(discovery.configuration.issuer) names no token "
+                + "endpoint in its metadata; set token_path to the token endpoint's URL")
+        }
+        resolved.tokenPath = token.absoluteString
+        if let revocation = endpoints.revocation { resolved.revokePath = revocation.absoluteString }
+        return resolved
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import RiderDomain
+
+/// An authorization server metadata document (RFC 8414 §2; OpenID Connect Discovery 1.0 §3) as
+/// the wire has it: only the members RiderKit reads. Unknown members are ignored, as both
+/// specifications require.
+struct ProviderMetadataDTO: Decodable, Sendable {
+    var issuer: String
+    var authorizationEndpoint: String?
+    var tokenEndpoint: String?
+    var deviceAuthorizationEndpoint: String?
+    var revocationEndpoint: String?
+    var userinfoEndpoint: String?
+    var jwksURI: String?
+    var grantTypesSupported: [String]?
+    var codeChallengeMethodsSupported: [String]?
+    var authorizationResponseIssParameterSupported: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case issuer
+        case authorizationEndpoint = "authorization_endpoint"
+        case tokenEndpoint = "token_endpoint"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
+        case revocationEndpoint = "revocation_endpoint"
+        case userinfoEndpoint = "userinfo_endpoint"
+        case jwksURI = "jwks_uri"
+        case grantTypesSupported = "grant_types_supported"
+        case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+    }
+
+    /// The metadata, every endpoint checked as a configured URL is.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` naming the first unusable endpoint.
+    func toDomain() throws -> ProviderMetadata {
+        func endpoint(_ value: String?, _ name: String) throws -> URL? {
+            guard let value else { return nil }
+            guard let url = URL(string: value) else {
+                throw RiderError.invalidConfiguration("the provider's \(name) '\(ProblemMapping.clip(value))' is not a URL")
+            }
+            return url
+        }
+        let metadata = ProviderMetadata(
+            issuer: issuer,
+            endpoints: ProviderEndpoints(
+                authorization: try endpoint(authorizationEndpoint, "authorization_endpoint"),
+                token: try endpoint(tokenEndpoint, "token_endpoint"),
+                deviceAuthorization: try endpoint(deviceAuthorizationEndpoint, "device_authorization_endpoint"),
+                revocation: try endpoint(revocationEndpoint, "revocation_endpoint"),
+                userinfo: try endpoint(userinfoEndpoint, "userinfo_endpoint"),
+                jwks: try endpoint(jwksURI, "jwks_uri")),
+            grantTypesSupported: grantTypesSupported,
+            codeChallengeMethodsSupported: codeChallengeMethodsSupported,
+            authorizationResponseIssParameterSupported: authorizationResponseIssParameterSupported ?? false)
+        try ProviderDiscovery.check(metadata.endpoints)
+        return metadata
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import RiderDomain
+
+/// Keeps each provider's metadata in a small JSON file under the user cache's root
+/// (`$XDG_CACHE_HOME/rider/<issuer>/provider.json`, the issuer's folder named as a server's is),
+/// written atomically with mode 0600.
+///
+/// A missing, damaged or foreign-version file, or one holding another issuer's metadata, reads as
+/// none: it is public data the next start fetches again. So does a file others may read or write,
+/// or that is not the user's; a save then replaces it, but only in a folder that passes the same
+/// checks as the vault's (``PathSafety``), and otherwise fails saying what to run.
+public struct FileProviderMetadataCache: ProviderMetadataCache {
+    /// The folder holding one folder per issuer.
+    public let root: URL
+
+    /// - Parameter root: the folder holding one folder per issuer (``defaultRoot(in:)`` unless told).
+    public init(root: URL) { self.root = root }
+
+    /// `$XDG_CACHE_HOME/rider`, where the user cache keeps its per-server folders.
+    /// - Parameter directories: the XDG folders.
+    /// - Returns: the root folder.
+    public static func defaultRoot(in directories: XDGDirectories) -> URL {
+        directories.cacheHome.appendingPathComponent("rider", isDirectory: true)
+    }
+
+    /// The file that keeps `issuer`'s metadata.
+    /// - Parameter issuer: the issuer identifier.
+    /// - Returns: `<root>/<issuer folder>/provider.json`.
+    public func file(forIssuer issuer: String) -> URL {
+        root.appendingPathComponent(XDGDirectories.folderName(forOrigin: issuer), isDirectory: true)
+            .appendingPathComponent("provider.json")
+    }
+
+    public func load(issuer: String) async -> StoredProviderMetadata? {
+        guard let data = try? PrivateFile.read(file(forIssuer: issuer)),
+              let record = try? JSONDecoder.providerRecords.decode(Record.self, from: data),
+              record.version == Record.currentVersion, record.stored.metadata.issuer == issuer
+        else { return nil }
+        return record.stored
+    }
+
+    /// - Throws: ``RiderError/storage(_:underlying:)`` naming the file.
+    public func save(_ stored: StoredProviderMetadata) async throws {
+        let file = file(forIssuer: stored.metadata.issuer)
+        do {
+            try PrivateFile.write(try JSONEncoder.providerRecords.encode(Record(stored: stored)), to: file)
+        } catch VaultError.io(_, let reason) {
+            throw RiderError.storage("the provider metadata \(file.path) cannot be written: \(reason)")
+        } catch let error as VaultError {
+            // A folder others could change is refused, not repaired: the message says what to run.
+            throw RiderError.storage("the provider metadata \(file.path) cannot be written: \(error.message)")
+        } catch {
+            throw RiderError.storage("the provider metadata \(file.path) cannot be written")
+        }
+    }
+
+    /// - Throws: ``RiderError/storage(_:underlying:)`` naming the file.
+    public func remove(issuer: String) async throws {
+        let file = file(forIssuer: issuer)
+        do {
+            try PrivateFile.remove(file)
+        } catch {
+            throw RiderError.storage("the provider metadata \(file.path) cannot be removed")
+        }
+    }
+
+    /// The file's layout: a version, then the stored metadata.
+    struct Record: Codable {
+        /// Bumped when the layout changes; another version is ignored (and fetched again).
+        static let currentVersion = 1
+        var version = Self.currentVersion
+        var stored: StoredProviderMetadata
+    }
+}
+
+extension JSONEncoder {
+    fileprivate static var providerRecords: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    fileprivate static var providerRecords: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import RiderApplication
+import RiderDomain
+import RiderInfrastructure
+
+extension RiderKit {
+    /// The issuer's metadata (endpoints, grant types, PKCE methods), read on first need and kept
+    /// on disk; `nil` when no issuer is configured.
+    public var provider: ProviderDiscovery? { authorizationServer.discovery }
+
+    /// Where `configuration` sends token and revocation requests: with an issuer, the endpoints
+    /// its metadata names (read through `transport`, kept in the provider metadata cache), each
+    /// explicit setting winning; otherwise the API configuration's paths.
+    static func authorizationServer(for configuration: Configuration, transport: any HTTPTransport,
+                                    clock: any Clock, cache: any ProviderMetadataCache) -> AuthorizationServer {
+        let discovery = configuration.discovery.map {
+            ProviderDiscovery(configuration: $0, transport: transport, cache: cache, clock: clock)
+        }
+        return AuthorizationServer(configuration: configuration.api, discovery: discovery,
+                                   explicit: configuration.endpoints)
+    }
+}
+
+extension RiderKit.Configuration {
+    /// Where provider metadata is kept: beside the user cache (`$XDG_CACHE_HOME/rider/<issuer>/
+    /// provider.json`), or in memory when the cache is, and for a replay (whose clock is the
+    /// recording's, so it answers the metadata request it recorded).
+    func makeProviderMetadataCache() -> any ProviderMetadataCache {
+        if case .replay = recording { return InMemoryProviderMetadataCache() }
+        switch cache.storage {
+        case .memory: return InMemoryProviderMetadataCache()
+        case .sqlite: return FileProviderMetadataCache(root: FileProviderMetadataCache.defaultRoot(in: directories))
+        }
+    }
+}
+
+extension VaultFactory {
+    /// The same vaults bound to `api`'s token endpoint: the discovered one, once an issuer's
+    /// metadata is known, so sessions are saved and loaded under the same binding.
+    /// - Parameter api: the API configuration with its token endpoint resolved.
+    /// - Returns: the vault factory for that binding.
+    package func bound(to api: APIConfiguration) -> VaultFactory {
+        VaultFactory(copying: self, binding: SessionBinding(apiOrigin: api.origin,
+                                                             tokenEndpointOrigin: api.tokenEndpointOrigin))
+    }
+
+    /// The vaults of `server` once its token endpoint is known (at once without discovery).
+    /// - Parameter server: where token requests go.
+    /// - Returns: the vault factory bound to the resolved token endpoint.
+    /// - Throws: what resolving the token endpoint throws.
+    package func resolved(by server: AuthorizationServer) async throws -> VaultFactory {
+        guard server.needsDiscovery else { return self }
+        return bound(to: try await server.resolvedConfiguration())
+    }
+
+    private init(copying other: VaultFactory, binding: SessionBinding) {
+        origin = other.origin
+        self.binding = binding
+        choice = other.choice
+        directories = other.directories
+        passphrase = other.passphrase
+        keyringTimeout = other.keyringTimeout
+        logger = other.logger
+        warnings = other.warnings
+    }
+}
