@@ -11,7 +11,8 @@ struct ConfigCommandTests {
 
     @Test("set writes the XDG config file that rider then reads: login and search work with no RIDER_BASE_URL")
     func setThenUse() async throws {
-        let sandbox = try Sandbox(server: nil)
+        // rider's default timeout, so `config show` can say where it comes from.
+        let sandbox = try Sandbox(server: nil, requestTimeout: nil)
         defer { sandbox.remove() }
         try await withReferenceServer(ReferenceServerConfiguration(seedUsers: 30, accessTokenTTL: .seconds(3600))) { server in
             let unset = try await sandbox.rider("users", "search", "jo")

@@ -9,8 +9,10 @@ struct Sandbox: Sendable {
     /// The encrypted session file's passphrase in every sandbox.
     static let vaultPassphrase = "e2e vault passphrase"
 
-    /// - Parameter server: becomes `RIDER_BASE_URL`; `nil` leaves the server unconfigured.
-    init(server: URL?) throws {
+    /// - Parameters:
+    ///   - server: becomes `RIDER_BASE_URL`; `nil` leaves the server unconfigured.
+    ///   - requestTimeout: becomes `RIDER_TIMEOUT`; `nil` leaves rider's default (15 s).
+    init(server: URL?, requestTimeout: Int? = 120) throws {
         root = FileManager.default.temporaryDirectory
             .appendingPathComponent("rider-e2e-\(UUID().uuidString)", isDirectory: true)
         let home = root.appendingPathComponent("home", isDirectory: true)
@@ -26,6 +28,10 @@ struct Sandbox: Sendable {
             "RIDER_VAULT_PASSPHRASE": Self.vaultPassphrase,
         ]
         environment["RIDER_BASE_URL"] = server?.absoluteString
+        // A hang detector, not a speed limit: on a loaded 2-core machine the whole suite starting
+        // at once once kept the in-process server from answering a login within 15 s. Tests of
+        // timeouts set their own, and a test that shows the default asks for none.
+        environment["RIDER_TIMEOUT"] = requestTimeout.map(String.init)
         self.environment = environment
     }
 

@@ -71,7 +71,8 @@ struct SessionEngineAgainstReferenceServerTests {
         try await withReferenceServer(.init(seedUsers: 1)) { server in
             let api = try APIConfiguration(
                 baseURL: server.baseURL, tokenPath: "/oauth2/token", clientID: StandardOAuthClient.id,
-                clientSecret: StandardOAuthClient.secret, clientAuthentication: clientAuthentication)
+                clientSecret: StandardOAuthClient.secret, clientAuthentication: clientAuthentication,
+                requestTimeout: 60)
             let kit = try server.riderKit(api: api, transport: kind.make())
 
             let session = try await kit.login(.referenceDemo)
@@ -88,7 +89,7 @@ struct SessionEngineAgainstReferenceServerTests {
     func wrongClientSecret(_ kind: TransportKind) async throws {
         try await withReferenceServer(.init(seedUsers: 1)) { server in
             let api = try APIConfiguration(baseURL: server.baseURL, tokenPath: "/oauth2/token",
-                                           clientID: StandardOAuthClient.id, clientSecret: "wrong")
+                                           clientID: StandardOAuthClient.id, clientSecret: "wrong", requestTimeout: 60)
             let kit = try server.riderKit(api: api, transport: kind.make())
 
             await #expect {
