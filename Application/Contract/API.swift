@@ -62,7 +62,7 @@ extension API {
         })
     }
 
-    private static func tokenEndpoint(
+    static func tokenEndpoint(
         form: [(String, String)], grant: TokenErrorMapping.Grant, in configuration: APIConfiguration
     ) -> Endpoint<TokenGrant> {
         var form = form
@@ -84,7 +84,7 @@ extension API {
 
     /// RFC 6749 §2.3.1: Basic authentication with form-encoded id and secret, or both in the body;
     /// a public client (no secret) just names itself with `client_id`.
-    private static func addClientAuthentication(
+    static func addClientAuthentication(
         to form: inout [(String, String)], headers: inout HTTPHeaders, configuration: APIConfiguration
     ) {
         guard let clientID = configuration.clientID else { return }

@@ -7,6 +7,9 @@ package enum TokenErrorMapping {
     package enum Grant: Sendable {
         case password
         case refreshToken
+        /// The device authorization grant (RFC 8628): a refused device code is a sign-in that
+        /// failed, not a session that ended.
+        case deviceCode
     }
 
     package static func error(for response: HTTPResponse, grant: Grant) -> RiderError {
@@ -14,7 +17,11 @@ package enum TokenErrorMapping {
         let detail = oauth?.errorDescription.map(ProblemMapping.clip)
         switch (oauth?.error, response.status) {
         case ("invalid_grant", _):
-            return grant == .password ? .invalidCredentials : .sessionExpired
+            switch grant {
+            case .password: return .invalidCredentials
+            case .refreshToken: return .sessionExpired
+            case .deviceCode: return .authorizationExpired
+            }
         case ("invalid_client", _), ("unauthorized_client", _):
             return .invalidConfiguration(
                 "the token endpoint rejected the client id or secret" + (detail.map { " (\($0))" } ?? ""))
@@ -23,7 +30,7 @@ package enum TokenErrorMapping {
             // secret was refused, even when the error body is missing.
             return .invalidConfiguration("the token endpoint rejected the client id or secret")
         case ("unsupported_grant_type", _):
-            return .invalidConfiguration("the server does not offer the \(grant == .password ? "password" : "refresh_token") grant")
+            return .invalidConfiguration("the server does not offer the \(grant.name) grant")
         case ("invalid_scope", _):
             return .invalidConfiguration("the server rejected the requested scope" + (detail.map { " (\($0))" } ?? ""))
         case (_, 400), (_, 401):
@@ -36,6 +43,17 @@ package enum TokenErrorMapping {
                                               message: detail ?? oauth.map { ProblemMapping.clip($0.error) } ?? "rejected")])
         default:
             return ProblemMapping.error(for: response)
+        }
+    }
+}
+
+extension TokenErrorMapping.Grant {
+    /// The grant's name in errors.
+    var name: String {
+        switch self {
+        case .password: "password"
+        case .refreshToken: "refresh_token"
+        case .deviceCode: "device code"
         }
     }
 }

@@ -51,4 +51,19 @@ package struct AuthorizationServer: Sendable {
         if let revocation = endpoints.revocation { resolved.revokePath = revocation.absoluteString }
         return resolved
     }
+
+    /// The device authorization endpoint (RFC 8628): set explicitly, else the issuer's.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when neither names one (the provider
+    ///   offers no device sign-in, or no issuer is configured); what discovery throws.
+    package func deviceAuthorizationEndpoint() async throws -> URL {
+        if let explicit = explicit.deviceAuthorization { return explicit }
+        if let discovery, let endpoint = try await discovery.metadata().metadata.endpoints.deviceAuthorization {
+            return endpoint
+        }
+        throw RiderError.invalidConfiguration(discovery == nil
+            ? "device sign-in needs the provider's device authorization endpoint: set issuer (or "
+                + "device_authorization_endpoint)"
+            : "the provider \(discovery?.configuration.issuer.absoluteString ?? "") offers no device sign-in "
+                + "(its metadata names no device_authorization_endpoint); sign in another way")
+    }
 }

@@ -183,7 +183,35 @@ public actor SessionEngine {
         let tokens = try await authorizationServer.resolvedConfiguration()
         let grant = try await send(API.passwordGrant(Credentials(email: email, password: credentials.password),
                                                      in: tokens))
-        return try await signIn(with: grant) { provisional in
+        return try await signIn(with: grant, issuedBy: tokens)
+    }
+
+    /// Asks the provider for a device sign-in (RFC 8628 §3.1): the code a person enters at its page.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when the provider offers no device sign-in,
+    ///   `RiderError.malformedResponse(_:)` for an unusable answer, network errors.
+    package func requestDeviceAuthorization() async throws -> DeviceAuthorization {
+        let endpoint = try await authorizationServer.deviceAuthorizationEndpoint()
+        let tokens = try await authorizationServer.resolvedConfiguration()
+        return try await send(API.deviceAuthorization(at: endpoint, now: clock.now, in: tokens))
+    }
+
+    /// Polls the token endpoint once for `authorization`; on approval the session is signed in
+    /// and stored, as a password sign-in's is.
+    /// - Returns: `nil` while the person has not approved yet, and whether to slow down.
+    /// - Throws: `RiderError.authorizationDenied`, `RiderError.authorizationExpired`, network and
+    ///   storage errors.
+    package func pollDeviceSignIn(_ authorization: DeviceAuthorization) async throws -> (session: Session?, slowDown: Bool) {
+        let tokens = try await authorizationServer.resolvedConfiguration()
+        switch try await send(API.deviceCodeGrant(authorization, in: tokens)) {
+        case .pending: return (nil, false)
+        case .slowDown: return (nil, true)
+        case .granted(let grant): return (try await signIn(with: grant, issuedBy: tokens), false)
+        }
+    }
+
+    /// Signs in with tokens the token endpoint at `tokens` just issued, whatever the grant.
+    private func signIn(with grant: TokenGrant, issuedBy tokens: APIConfiguration) async throws -> Session {
+        try await signIn(with: grant) { provisional in
             // A standard OAuth server need not say whose token it is: ask the API.
             let me = try await self.send(API.me(in: self.configuration), as: provisional)
             return (me.id, me.role)

@@ -38,6 +38,11 @@ public struct RiderError: Error, Hashable, Sendable {
         public static let notSignedIn = Code("not_signed_in")
         /// The session can no longer be refreshed (refresh token rejected or missing): sign in again.
         public static let sessionExpired = Code("session_expired")
+        /// The person declined the sign-in at the provider's page (`access_denied`).
+        public static let authorizationDenied = Code("authorization_denied")
+        /// The sign-in was not approved in time: the code expired (`expired_token`) or the wait
+        /// ran out. Start a new one.
+        public static let authorizationExpired = Code("authorization_expired")
         /// The session expired and the person is being asked to sign in again right now; the
         /// request was not sent (only when the program chose to fail fast rather than wait).
         public static let awaitingAuthorization = Code("awaiting_authorization")
@@ -173,6 +178,15 @@ extension RiderError {
     /// The session can no longer be refreshed: sign in again.
     public static let sessionExpired = RiderError(
         code: .sessionExpired, message: "Your session has expired. Log in again with `rider login`.")
+
+    /// The person declined the sign-in at the provider's page.
+    public static let authorizationDenied = RiderError(
+        code: .authorizationDenied, message: "The sign-in was declined at the provider's page; nothing was stored.")
+
+    /// The sign-in was not approved before its code expired.
+    public static let authorizationExpired = RiderError(
+        code: .authorizationExpired,
+        message: "The sign-in was not approved in time and its code has expired; nothing was stored. Start again.")
 
     /// The person is being asked to sign in again right now; the request was not sent.
     public static let awaitingAuthorization = RiderError(

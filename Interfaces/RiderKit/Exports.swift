@@ -28,6 +28,7 @@
 // MARK: Application — the use cases the facade hands out (UploadAvatar for its Configuration)
 
 @_exported import struct RiderApplication.Login
+@_exported import struct RiderApplication.SignInWithDeviceCode
 @_exported import struct RiderApplication.Logout
 @_exported import struct RiderApplication.Register
 @_exported import struct RiderApplication.MigrateSession
@@ -42,6 +43,7 @@
 // MARK: Infrastructure — the stock adapters
 
 @_exported import class RiderInfrastructure.AsyncHTTPClientTransport
+@_exported import struct RiderInfrastructure.SystemBrowserOpener
 @_exported import struct RiderInfrastructure.ProxyEnvironment
 @_exported import struct RiderInfrastructure.RecordingTransport
 @_exported import class RiderInfrastructure.ReplayTransport

@@ -31,6 +31,9 @@ public struct RiderKit: Sendable {
     public let vaultLocation: String
 
     public let login: Login
+    /// Signs in with a code the person approves on another device (RFC 8628), for providers
+    /// that offer it (discovered from `issuer`).
+    public let signInWithDeviceCode: SignInWithDeviceCode
     public let logout: Logout
     public let register: Register
     public let currentUser: CurrentUser
@@ -118,6 +121,7 @@ public struct RiderKit: Sendable {
         self.vault = vault
         self.vaultLocation = vault.location
         login = loginUseCase
+        signInWithDeviceCode = SignInWithDeviceCode(sessions: sessions, clock: clock)
         logout = Logout(api: client, sessions: sessions, cache: cache, clearsCache: clearsCacheOnLogout)
         register = Register(api: client)
         currentUser = CurrentUser(api: client, sessions: sessions, cache: cache, clock: clock, settings: cacheSettings,

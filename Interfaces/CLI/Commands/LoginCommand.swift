@@ -15,10 +15,17 @@ struct LoginCommand: GlobalOptionsCommand {
             The session is renewed automatically while it can be; `rider session show` tells \
             where it is kept and until when it is valid.
 
+            With --device (RFC 8628, for providers that offer it; set the issuer), rider shows \
+            a page and a short code: approve the sign-in there, on any device, and rider \
+            stores the session. No password passes through rider, and no terminal is needed. \
+            The page opens in $BROWSER when it is set, else with xdg-open in a graphical \
+            session; --no-browser only prints it.
+
             Examples:
               rider login --email demo@example.com
               printf '%s\\n' "$PASSWORD" |
                 rider login --email demo@example.com --password-stdin
+              rider login --device
             """
     )
 
@@ -29,14 +36,47 @@ struct LoginCommand: GlobalOptionsCommand {
     @Flag(help: "Read the password from the first line of standard input instead of asking for it.")
     var passwordStdin = false
 
+    @Flag(help: "Sign in by approving a code on another device (RFC 8628) instead of with a password.")
+    var device = false
+
+    @Flag(help: "With --device: print the page to open, without opening a browser.")
+    var noBrowser = false
+
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
+    func validate() throws {
+        if device, email != nil || passwordStdin {
+            throw ValidationError("--device signs in without a password: leave out --email and --password-stdin")
+        }
+        if noBrowser, !device { throw ValidationError("--no-browser goes with --device") }
+    }
+
     func run() async throws {
+        if device { return try await signInWithDeviceCode() }
         // Configuration first, so a missing server is reported before anyone types a password.
         let context = try CommandContext(global)
         let email = try email ?? TerminalInput.readLine(prompt: "Email: ", echo: true, hint: "pass --email")
         let password = try PasswordInput.read(fromStandardInput: passwordStdin)
         let session = try await context.rider.login(Credentials(email: email, password: password))
+        let output = LoginOutput(server: context.server, email: email, session: session)
+        try context.print(json: output, lines: [output.line])
+    }
+
+    /// Shows the code and the page on standard error (standard output keeps the result, so
+    /// `--json` stays one object), then waits for the approval.
+    private func signInWithDeviceCode() async throws {
+        let context = try CommandContext(global)
+        let pending = try await context.rider.signInWithDeviceCode.start()
+        let page = pending.verificationURIComplete ?? pending.verificationURI
+        Console.standardError("To sign in, open \(pending.verificationURI.absoluteString.terminalSafe) "
+            + "and enter the code \(pending.userCode.terminalSafe)")
+        if !noBrowser, try await SystemBrowserOpener().open(page) {
+            Console.standardError("(the page was opened in your browser)")
+        }
+        Console.standardError("Waiting for the sign-in to be approved…")
+        let session = try await context.rider.signInWithDeviceCode.complete(pending)
+        // The session is stored; the email only decorates the answer, so a failure here is not one.
+        let email = (try? await context.rider.currentUser())?.value.email ?? session.userID.rawValue
         let output = LoginOutput(server: context.server, email: email, session: session)
         try context.print(json: output, lines: [output.line])
     }

@@ -11,6 +11,8 @@ struct RiderErrorTests {
         .notSignedIn,
         .sessionExpired,
         .awaitingAuthorization,
+        .authorizationDenied,
+        .authorizationExpired,
         .forbidden(detail: nil),
         .forbidden(detail: "admins only"),
         .notFound(detail: nil),
@@ -44,6 +46,7 @@ struct RiderErrorTests {
     static let documentedCodes: [RiderError.Code: String] = [
         .invalidCredentials: "invalid_credentials", .notSignedIn: "not_signed_in",
         .sessionExpired: "session_expired", .awaitingAuthorization: "awaiting_authorization",
+        .authorizationDenied: "authorization_denied", .authorizationExpired: "authorization_expired",
         .forbidden: "forbidden", .notFound: "not_found", .alreadyExists: "already_exists",
         .conflict: "conflict", .invalidInput: "invalid_input", .invalidAvatar: "invalid_avatar",
         .serverUnreachable: "server_unreachable", .timedOut: "timed_out", .rateLimited: "rate_limited",

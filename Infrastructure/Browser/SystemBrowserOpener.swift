@@ -1,0 +1,55 @@
+import Foundation
+import RiderDomain
+
+/// Opens pages the way Linux command-line tools do: `$BROWSER` when it is set, run with the
+/// address as its one argument (as `xdg-open` and `gh` do), else `xdg-open` when a graphical
+/// session is there to show it; otherwise nothing, and the caller prints the address.
+///
+/// The address is handed over as an argument, never spliced into a shell command, so a hostile
+/// address cannot run anything; only http(s) addresses are opened at all.
+public struct SystemBrowserOpener: BrowserOpener {
+    private let environment: [String: String]
+
+    /// - Parameter environment: where `BROWSER`, `DISPLAY`, `WAYLAND_DISPLAY` and `PATH` are read.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
+
+    /// - Returns: whether a browser was started; `false` without `BROWSER` and without a
+    ///   graphical session or `xdg-open`, and for an address that is not http(s).
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when `BROWSER` is set but cannot be started.
+    public func open(_ url: URL) async throws -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else { return false }
+        if let browser = environment["BROWSER"], !browser.trimmingCharacters(in: .whitespaces).isEmpty {
+            // `$BROWSER` may name a program with options ("firefox --new-window"): the shell splits
+            // it, and the address arrives as "$1", one argument, unexpanded.
+            do {
+                try launch("/bin/sh", ["-c", browser + " \"$1\"", "sh", url.absoluteString])
+            } catch {
+                throw RiderError.invalidConfiguration("BROWSER (\(browser)) cannot be started", underlying: error)
+            }
+            return true
+        }
+        let graphical = !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+        guard graphical, let xdgOpen = executable(named: "xdg-open") else { return false }
+        return (try? launch(xdgOpen, [url.absoluteString])) != nil
+    }
+
+    /// Starts the browser without waiting for it: a terminal browser could run until the person
+    /// quits it, and the sign-in goes on meanwhile. Foundation reaps it when it exits.
+    private func launch(_ path: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    private func executable(named name: String) -> String? {
+        let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
