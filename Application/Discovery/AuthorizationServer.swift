@@ -52,6 +52,16 @@ package struct AuthorizationServer: Sendable {
         return resolved
     }
 
+    /// The configuration to revoke tokens with (RFC 7009), or `nil` when there is nowhere to: an
+    /// issuer whose metadata names no revocation endpoint, and none set explicitly. Without an
+    /// issuer the configured `revokePath` is used, as it always was.
+    /// - Throws: what ``resolvedConfiguration()`` throws.
+    package func revocationConfiguration() async throws -> APIConfiguration? {
+        let resolved = try await resolvedConfiguration()
+        guard explicit.revocation == nil, let discovery else { return resolved }
+        return try await discovery.metadata().metadata.endpoints.revocation == nil ? nil : resolved
+    }
+
     /// The device authorization endpoint (RFC 8628): set explicitly, else the issuer's.
     /// - Throws: `RiderError.invalidConfiguration(_:)` when neither names one (the provider
     ///   offers no device sign-in, or no issuer is configured); what discovery throws.

@@ -183,7 +183,7 @@ public actor SessionEngine {
         let tokens = try await authorizationServer.resolvedConfiguration()
         let grant = try await send(API.passwordGrant(Credentials(email: email, password: credentials.password),
                                                      in: tokens))
-        return try await signIn(with: grant, issuedBy: tokens)
+        return try await signIn(issuedBy: grant)
     }
 
     /// Asks the provider for a device sign-in (RFC 8628 §3.1): the code a person enters at its page.
@@ -205,12 +205,12 @@ public actor SessionEngine {
         switch try await send(API.deviceCodeGrant(authorization, in: tokens)) {
         case .pending: return (nil, false)
         case .slowDown: return (nil, true)
-        case .granted(let grant): return (try await signIn(with: grant, issuedBy: tokens), false)
+        case .granted(let grant): return (try await signIn(issuedBy: grant), false)
         }
     }
 
-    /// Signs in with tokens the token endpoint at `tokens` just issued, whatever the grant.
-    private func signIn(with grant: TokenGrant, issuedBy tokens: APIConfiguration) async throws -> Session {
+    /// Signs in with tokens the token endpoint just issued, whatever the grant.
+    private func signIn(issuedBy grant: TokenGrant) async throws -> Session {
         try await signIn(with: grant) { provisional in
             // A standard OAuth server need not say whose token it is: ask the API.
             let me = try await self.send(API.me(in: self.configuration), as: provisional)
@@ -218,7 +218,8 @@ public actor SessionEngine {
         } revoke: { session in
             // The server issued tokens nobody can keep (for example the vault has no passphrase):
             // revoke them rather than leave a live refresh token behind.
-            for revocation in API.revocations(of: session, in: tokens) {
+            guard let revocations = try? await self.authorizationServer.revocationConfiguration() else { return }
+            for revocation in API.revocations(of: session, in: revocations) {
                 _ = try? await self.send(revocation)
             }
         }

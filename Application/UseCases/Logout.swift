@@ -53,9 +53,9 @@ public struct Logout: Sendable {
             await sessions.forgetExpiredSession()
             return Outcome(wasSignedIn: false, revokedOnServer: false)
         }
-        var revoked = true
+        var revoked: Bool
         do {
-            try await api.revoke(session)
+            revoked = try await api.revoke(session)
         } catch {
             // Being offline (or cancelled) must not keep anyone signed in on this machine.
             revoked = false

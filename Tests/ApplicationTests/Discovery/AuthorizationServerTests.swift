@@ -51,6 +51,38 @@ struct AuthorizationServerTests {
         #expect(fixture.transport.count(.get, ProviderDiscoveryTests.openID) == 1)
     }
 
+    @Test("a provider whose metadata names no revocation endpoint is not sent a revocation; logout says the server was not told")
+    func noRevocationEndpoint() async throws {
+        let fixture = try Fixture()
+        fixture.transport.stub(.get, ProviderDiscoveryTests.openID,
+                               with: .successful(ProviderDiscoveryTests.document(extra: ["revocation_endpoint": .null])))
+        fixture.transport.stub(.post, "/oauth/token", with: .successful(Fixtures.tokenResponse()))
+
+        _ = try await fixture.sessions.signIn(with: Credentials(email: "ada@example.com", password: "pw"))
+        let logout = Logout(api: APIClient(configuration: fixture.configuration,
+                                           pipeline: RequestPipeline(transport: fixture.transport, middlewares: []),
+                                           authorizationServer: fixture.server),
+                            sessions: fixture.sessions, cache: try UseCaseHarness().cache, clearsCache: false)
+        let outcome = try await logout()
+
+        #expect(outcome == Logout.Outcome(wasSignedIn: true, revokedOnServer: false))
+        #expect(fixture.transport.count(.post, "/auth/revoke") == 0, "not the API's revoke path either")
+        #expect(try await fixture.vault.loadSession() == nil, "the session is removed here all the same")
+    }
+
+    @Test("a device sign-in starts at the device authorization endpoint the provider names")
+    func discoveredDeviceEndpoint() async throws {
+        let fixture = try Fixture()
+        fixture.transport.stub(.get, ProviderDiscoveryTests.openID, with: .successful(ProviderDiscoveryTests.document()))
+        fixture.transport.stub(.post, "/oauth/device", with: .successful([
+            "device_code": "dc", "user_code": "WDJB-MJHT", "verification_uri": "https://id.example.test/device",
+            "expires_in": 600, "interval": 5,
+        ]))
+        let pending = try await SignInWithDeviceCode(sessions: fixture.sessions, clock: fixture.clock).start()
+        #expect(pending.userCode == "WDJB-MJHT")
+        #expect(fixture.transport.requests(.post, "/oauth/device").first?.url.host == "id.example.test")
+    }
+
     @Test("explicit token and revocation endpoints win, and then the provider is never asked")
     func explicitEndpointsWin() async throws {
         let explicit = ProviderEndpoints(token: URL(string: "https://tokens.example.test/t"),
