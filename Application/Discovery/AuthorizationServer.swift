@@ -52,6 +52,25 @@ package struct AuthorizationServer: Sendable {
         return resolved
     }
 
+    /// Why a password sign-in is pointless, when the issuer's metadata lists its grant types and
+    /// the password grant is not among them (RFC 9700 advises providers against it); `nil`
+    /// without an issuer, with a token endpoint set explicitly, or when the provider did not list
+    /// its grants (then the token endpoint decides).
+    /// - Returns: the reason, naming the sign-in the provider does offer.
+    /// - Throws: what discovery throws.
+    package func passwordGrantRefusal() async throws -> String? {
+        guard explicit.token == nil, let discovery else { return nil }
+        let metadata = try await discovery.metadata().metadata
+        guard let grants = metadata.grantTypesSupported, !grants.contains("password") else { return nil }
+        return "the provider \(discovery.configuration.issuer.absoluteString) does not offer sign-in with a password; "
+            + (grants.contains(Self.deviceCodeGrant)
+                ? "sign in with a device code instead (`rider login --device`)"
+                : "it offers no sign-in this RiderKit supports yet")
+    }
+
+    /// The device authorization grant's `grant_type` (RFC 8628 §3.4).
+    package static let deviceCodeGrant = "urn:ietf:params:oauth:grant-type:device_code"
+
     /// The configuration to revoke tokens with (RFC 7009), or `nil` when there is nowhere to: an
     /// issuer whose metadata names no revocation endpoint, and none set explicitly. Without an
     /// issuer the configured `revokePath` is used, as it always was.

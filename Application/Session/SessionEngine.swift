@@ -181,6 +181,9 @@ public actor SessionEngine {
         guard problems.isEmpty else { throw RiderError.invalidInput(problems) }
 
         let tokens = try await authorizationServer.resolvedConfiguration()
+        if let refusal = try await authorizationServer.passwordGrantRefusal() {
+            throw RiderError.invalidConfiguration(refusal)
+        }
         let grant = try await send(API.passwordGrant(Credentials(email: email, password: credentials.password),
                                                      in: tokens))
         return try await signIn(issuedBy: grant)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RiderApplication
 import RiderKit
 
 /// `rider login`: signs in and keeps the session on this machine.
@@ -52,9 +53,13 @@ struct LoginCommand: GlobalOptionsCommand {
     }
 
     func run() async throws {
-        if device { return try await signInWithDeviceCode() }
         // Configuration first, so a missing server is reported before anyone types a password.
         let context = try CommandContext(global)
+        if device { return try await signInWithDeviceCode(context) }
+        if email == nil, !passwordStdin, try await deviceCodeIsTheWay(context) {
+            Console.standardError("The provider does not offer sign-in with a password: signing in with a device code.")
+            return try await signInWithDeviceCode(context)
+        }
         let email = try email ?? TerminalInput.readLine(prompt: "Email: ", echo: true, hint: "pass --email")
         let password = try PasswordInput.read(fromStandardInput: passwordStdin)
         let session = try await context.rider.login(Credentials(email: email, password: password))
@@ -64,8 +69,7 @@ struct LoginCommand: GlobalOptionsCommand {
 
     /// Shows the code and the page on standard error (standard output keeps the result, so
     /// `--json` stays one object), then waits for the approval.
-    private func signInWithDeviceCode() async throws {
-        let context = try CommandContext(global)
+    private func signInWithDeviceCode(_ context: CommandContext) async throws {
         let pending = try await context.rider.signInWithDeviceCode.start()
         let page = pending.verificationURIComplete ?? pending.verificationURI
         Console.standardError("To sign in, open \(pending.verificationURI.absoluteString.terminalSafe) "
@@ -79,5 +83,13 @@ struct LoginCommand: GlobalOptionsCommand {
         let email = (try? await context.rider.currentUser())?.value.email ?? session.userID.rawValue
         let output = LoginOutput(server: context.server, email: email, session: session)
         try context.print(json: output, lines: [output.line])
+    }
+
+    /// Whether plain `rider login` should sign in with a device code: the issuer's metadata lists
+    /// its grants, without the password grant and with the device code grant.
+    private func deviceCodeIsTheWay(_ context: CommandContext) async throws -> Bool {
+        let server = context.rider.authorizationServer
+        guard try await server.passwordGrantRefusal() != nil, let discovery = server.discovery else { return false }
+        return try await discovery.metadata().metadata.supportsGrant(AuthorizationServer.deviceCodeGrant)
     }
 }

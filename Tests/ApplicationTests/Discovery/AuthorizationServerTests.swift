@@ -29,7 +29,8 @@ struct AuthorizationServerTests {
     @Test("with an issuer, sign-in, refresh and logout's revocation use the discovered endpoints, read once")
     func discoveredEndpoints() async throws {
         let fixture = try Fixture()
-        fixture.transport.stub(.get, ProviderDiscoveryTests.openID, with: .successful(ProviderDiscoveryTests.document()))
+        fixture.transport.stub(.get, ProviderDiscoveryTests.openID, with: .successful(ProviderDiscoveryTests.document(
+            extra: ["grant_types_supported": ["password", "refresh_token"]])))
         fixture.transport.stub(.post, "/oauth/token", with: .successful(Fixtures.tokenResponse()))
         fixture.transport.stub(.post, "/oauth/revoke", with: .status(200))
 
@@ -55,7 +56,8 @@ struct AuthorizationServerTests {
     func noRevocationEndpoint() async throws {
         let fixture = try Fixture()
         fixture.transport.stub(.get, ProviderDiscoveryTests.openID,
-                               with: .successful(ProviderDiscoveryTests.document(extra: ["revocation_endpoint": .null])))
+                               with: .successful(ProviderDiscoveryTests.document(extra: [
+                                   "revocation_endpoint": .null, "grant_types_supported": ["password"]])))
         fixture.transport.stub(.post, "/oauth/token", with: .successful(Fixtures.tokenResponse()))
 
         _ = try await fixture.sessions.signIn(with: Credentials(email: "ada@example.com", password: "pw"))
@@ -81,6 +83,36 @@ struct AuthorizationServerTests {
         let pending = try await SignInWithDeviceCode(sessions: fixture.sessions, clock: fixture.clock).start()
         #expect(pending.userCode == "WDJB-MJHT")
         #expect(fixture.transport.requests(.post, "/oauth/device").first?.url.host == "id.example.test")
+    }
+
+    @Test("a provider that lists its grants without the password grant is not sent a password; the error names what it offers",
+          arguments: [(["authorization_code", "refresh_token"], false),
+                      (["authorization_code", "urn:ietf:params:oauth:grant-type:device_code"], true)])
+    func passwordGrantNotOffered(grants: [String], offersDeviceCode: Bool) async throws {
+        let fixture = try Fixture()
+        fixture.transport.stub(.get, ProviderDiscoveryTests.openID, with: .successful(ProviderDiscoveryTests.document(
+            extra: ["grant_types_supported": .array(grants.map(FixtureJSON.string))])))
+        let thrown = await #expect(throws: RiderError.self) {
+            try await fixture.sessions.signIn(with: Credentials(email: "ada@example.com", password: "pw"))
+        }
+        #expect(thrown?.code == .invalidConfiguration)
+        #expect(thrown?.message.contains("does not offer sign-in with a password") == true)
+        #expect(thrown?.message.contains("rider login --device") == offersDeviceCode)
+        #expect(fixture.transport.count(.post, "/oauth/token") == 0, "the password was never sent")
+    }
+
+    @Test("a provider that does not list its grants is asked: its token endpoint decides")
+    func unlistedGrants() async throws {
+        let fixture = try Fixture()
+        fixture.transport.stub(.get, ProviderDiscoveryTests.openID,
+                               with: .successful(ProviderDiscoveryTests.document(extra: ["grant_types_supported": .null])))
+        fixture.transport.stub(.post, "/oauth/token", with: .tokenError("unauthorized_client"))
+        let thrown = await #expect(throws: RiderError.self) {
+            try await fixture.sessions.signIn(with: Credentials(email: "ada@example.com", password: "pw"))
+        }
+        #expect(thrown?.code == .invalidConfiguration)
+        #expect(thrown?.message.contains("rider login --device") == true)
+        #expect(fixture.transport.count(.post, "/oauth/token") == 1)
     }
 
     @Test("explicit token and revocation endpoints win, and then the provider is never asked")
