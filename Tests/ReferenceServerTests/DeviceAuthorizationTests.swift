@@ -76,6 +76,8 @@ struct DeviceAuthorizationTests {
             #expect(code.interval == 1)
             let other = try await Self.start(server)
             #expect(other.deviceCode != code.deviceCode && other.userCode != code.userCode)
+            let bodyless = try await server.send("POST", "/oauth2/device_authorization")
+            #expect(bodyless.status == 200, "the public client without a scope has nothing to send")
         }
     }
 

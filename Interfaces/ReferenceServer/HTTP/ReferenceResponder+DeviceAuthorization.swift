@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -7,7 +8,7 @@ extension ReferenceResponder {
     /// sends no `client_id`; the standard client authenticates as at `/oauth2/token`.
     func deviceAuthorization(_ request: Request) async throws -> Response {
         do {
-            let form = try await tokenForm(request)
+            let form = try await deviceAuthorizationForm(request)
             if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { form.count(of: $0) > 1 }) {
                 throw TokenEndpointError.invalidRequest("the parameter \(repeated) must not be repeated")
             }
@@ -31,6 +32,24 @@ extension ReferenceResponder {
             }
             return response
         }
+    }
+}
+
+extension ReferenceResponder {
+    /// The form, or no fields for a body-less `POST` (the public client without a scope has
+    /// nothing to send, and `curl -X POST` sends no `Content-Type` then).
+    private func deviceAuthorizationForm(_ request: Request) async throws -> FormFields {
+        guard mediaType(of: request) == nil else { return try await tokenForm(request) }
+        let body: Data
+        do {
+            body = try await self.body(of: request)
+        } catch let problem as APIProblem {
+            throw TokenEndpointError.invalidRequest(problem.detail)
+        }
+        guard body.isEmpty, let empty = FormFields(""[...]) else {
+            throw TokenEndpointError.invalidRequest("the body must be sent as \(Self.formMediaType)")
+        }
+        return empty
     }
 }
 
