@@ -37,6 +37,12 @@ struct RiderServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("demo-password"), help: "Password of the demo account.")
     var demoPassword = "rider-demo"
 
+    @Option(name: .customLong("device-code-lifetime"), help: "Seconds a device code (RFC 8628) can be approved and redeemed.")
+    var deviceCodeLifetime = 600
+
+    @Option(name: .customLong("device-poll-interval"), help: "Seconds a device must wait between token polls (RFC 8628 interval).")
+    var devicePollInterval = 5
+
     @Flag(name: .customLong("form-hostile-tokens"), help: "Issue tokens that contain +, / and = to test client form encoding.")
     var formHostileTokens = false
 
@@ -53,6 +59,9 @@ struct RiderServerCommand: AsyncParsableCommand {
     func validate() throws {
         guard accessTTL >= 0, refreshTTL > 0 else {
             throw ValidationError("--access-ttl must be 0 or more and --refresh-ttl more than 0 seconds.")
+        }
+        guard deviceCodeLifetime >= 1, devicePollInterval >= 1 else {
+            throw ValidationError("--device-code-lifetime and --device-poll-interval must be at least 1 second.")
         }
         guard allowNonLoopback || makeConfiguration().isLoopbackHost else {
             throw ValidationError("\(host) is not a loopback address; this test server prints its credentials. Pass --allow-non-loopback to bind it anyway.")
@@ -86,7 +95,9 @@ struct RiderServerCommand: AsyncParsableCommand {
             tokenAlphabet: formHostileTokens ? .formHostile : .base64URL,
             stopsOnTerminationSignals: true,
             verboseLogging: verbose,
-            enableTestHooks: enableTestHooks
+            enableTestHooks: enableTestHooks,
+            deviceCodeLifetime: .seconds(deviceCodeLifetime),
+            devicePollInterval: .seconds(devicePollInterval)
         )
     }
 }

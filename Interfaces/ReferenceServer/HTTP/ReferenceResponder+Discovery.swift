@@ -4,8 +4,9 @@ import Hummingbird
 extension ReferenceResponder {
     /// `GET /.well-known/openid-configuration` and `GET /.well-known/oauth-authorization-server`:
     /// the server's authorization server metadata (RFC 8414), the same document at both, naming
-    /// only what it offers today — the token endpoint with the password and refresh-token grants,
-    /// and revocation; no authorization endpoint yet. Its `issuer` is the server's base URL.
+    /// only what it offers today — the token endpoint with the password, refresh-token and device
+    /// code grants, the device authorization endpoint (RFC 8628) and revocation; no authorization
+    /// endpoint yet. Its `issuer` is the server's base URL.
     /// Public, and reusable for an hour.
     func providerMetadata() async throws -> Response {
         let origin = await store.origin
@@ -13,7 +14,8 @@ extension ReferenceResponder {
             issuer: origin,
             tokenEndpoint: origin + "/auth/token",
             revocationEndpoint: origin + "/auth/revoke",
-            grantTypesSupported: ["password", "refresh_token"],
+            deviceAuthorizationEndpoint: origin + "/oauth2/device_authorization",
+            grantTypesSupported: ["password", "refresh_token", TokenEndpointError.deviceCodeGrantType],
             responseTypesSupported: [],
             tokenEndpointAuthMethodsSupported: ["none"],
             revocationEndpointAuthMethodsSupported: ["none"])
@@ -29,6 +31,8 @@ struct ProviderMetadataBody: Encodable, Sendable {
     let issuer: String
     let tokenEndpoint: String
     let revocationEndpoint: String
+    /// RFC 8628 §4.
+    let deviceAuthorizationEndpoint: String
     let grantTypesSupported: [String]
     /// Required by RFC 8414; empty, since there is no authorization endpoint yet.
     let responseTypesSupported: [String]
@@ -39,6 +43,7 @@ struct ProviderMetadataBody: Encodable, Sendable {
         case issuer
         case tokenEndpoint = "token_endpoint"
         case revocationEndpoint = "revocation_endpoint"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
         case grantTypesSupported = "grant_types_supported"
         case responseTypesSupported = "response_types_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"

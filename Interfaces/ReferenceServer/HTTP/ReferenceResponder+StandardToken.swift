@@ -19,7 +19,7 @@ extension ReferenceResponder {
         do {
             let form = try await tokenForm(request)
             try Self.authenticateClient(request, form: form)
-            let pair = try await grant(form: form, client: client)
+            let pair = try await grant(request, form: form, client: client)
             return try Responses.json(StandardTokenResponseBody(pair), headers: Self.noStore)
         } catch let error as TokenEndpointError {
             await store.recordFailedTokenRequest()
@@ -29,6 +29,17 @@ extension ReferenceResponder {
             }
             return response
         }
+    }
+
+    /// The client of a device-flow request (RFC 8628 §3.1, §3.4): `nil` for the public client,
+    /// which sends no `client_id` and no credentials, else the standard client, which must then
+    /// authenticate as at `/oauth2/token`.
+    /// - Throws: `invalid_client` for any other client or wrong credentials.
+    static func deviceClient(_ request: Request, form: FormFields) throws -> String? {
+        let basic = request.headers[.authorization]?.lowercased().hasPrefix("basic ") ?? false
+        guard basic || form["client_id"] != nil || form["client_secret"] != nil else { return nil }
+        try authenticateClient(request, form: form)
+        return StandardOAuthClient.id
     }
 
     private static func authenticateClient(_ request: Request, form: FormFields) throws {

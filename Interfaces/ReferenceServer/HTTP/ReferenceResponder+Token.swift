@@ -2,13 +2,14 @@ import HTTPTypes
 import Hummingbird
 
 extension ReferenceResponder {
-    /// `POST /auth/token`: the password and refresh-token grants (RFC 6749 §4.3, §6).
+    /// `POST /auth/token`: the password and refresh-token grants (RFC 6749 §4.3, §6) and the
+    /// device code grant (RFC 8628 §3.4).
     /// - Parameter client: The peer's address, which the login throttle counts failures by.
     /// - Throws: A `429` problem with `Retry-After` while the login throttle holds password
     ///   grants back (RFC 6749 has no error code for it, so it is a problem like other statuses).
     func token(_ request: Request, client: String) async throws -> Response {
         do {
-            let pair = try await grant(form: try await tokenForm(request), client: client)
+            let pair = try await grant(request, form: try await tokenForm(request), client: client)
             return try Responses.json(TokenResponseBody(pair), headers: Self.noStore)
         } catch let error as TokenEndpointError {
             await store.recordFailedTokenRequest()
@@ -34,7 +35,9 @@ extension ReferenceResponder {
         return Response(status: .ok, headers: Self.noStore)
     }
 
-    func grant(form: FormFields, client: String) async throws -> TokenPair {
+    /// Runs the grant the form names.
+    /// - Parameter client: The peer's address, for the login throttle.
+    func grant(_ request: Request, form: FormFields, client: String) async throws -> TokenPair {
         if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { form.count(of: $0) > 1 }) {
             throw TokenEndpointError.invalidRequest("the parameter \(repeated) must not be repeated")
         }
@@ -60,6 +63,18 @@ extension ReferenceResponder {
                     "the refresh token is unknown, expired, revoked or already used (reusing one revokes every token of its sign-in)")
             }
             return pair
+        case TokenEndpointError.deviceCodeGrantType?:
+            let deviceCode = try Self.required(form, "device_code")
+            let clientID = try Self.deviceClient(request, form: form)
+            switch await store.deviceCodeGrant(deviceCode: deviceCode, clientID: clientID) {
+            case .granted(let pair): return pair
+            case .pending: throw TokenEndpointError.authorizationPending
+            case .slowDown: throw TokenEndpointError.slowDown
+            case .denied: throw TokenEndpointError.accessDenied
+            case .expired: throw TokenEndpointError.expiredToken
+            case .invalid:
+                throw TokenEndpointError.invalidGrant("the device code is unknown, already used, or was issued to another client")
+            }
         default:
             throw TokenEndpointError.unsupportedGrantType
         }
@@ -77,7 +92,7 @@ extension ReferenceResponder {
         }
     }
 
-    private static func required(_ form: FormFields, _ name: String) throws -> String {
+    static func required(_ form: FormFields, _ name: String) throws -> String {
         guard let value = form[name], !value.isEmpty else {
             throw TokenEndpointError.invalidRequest("\(name) is missing")
         }
@@ -86,7 +101,7 @@ extension ReferenceResponder {
 
     /// RFC 6749 §3.3: space-separated tokens of printable ASCII other than `"` and `\`.
     /// The server grants whatever well-formed scope is asked for and echoes it back.
-    private static func scope(_ raw: String?) throws -> String? {
+    static func scope(_ raw: String?) throws -> String? {
         guard let raw, !raw.isEmpty else { return nil }
         let tokens = raw.split(separator: " ", omittingEmptySubsequences: false)
         let valid = tokens.allSatisfy { token in

@@ -24,6 +24,9 @@ enum Route: Sendable, Equatable {
     case setMySport(id: String)
     case removeMySport(id: String)
     case standardToken
+    case deviceAuthorization
+    case devicePage
+    case deviceDecision
     case openIDConfiguration
     case authorizationServerMetadata
     case testStats
@@ -75,6 +78,8 @@ enum Route: Sendable, Equatable {
         case "/riders/me/preferences": return [(.get, .preferences), (.put, .putPreferences)]
         case "/riders/me/avatar": return [(.post, .uploadAvatar)]
         case "/oauth2/token": return [(.post, .standardToken)]
+        case "/oauth2/device_authorization": return [(.post, .deviceAuthorization)]
+        case "/device": return [(.get, .devicePage), (.post, .deviceDecision)]
         case "/.well-known/openid-configuration": return [(.get, .openIDConfiguration)]
         case "/.well-known/oauth-authorization-server": return [(.get, .authorizationServerMetadata)]
         case "/_test/stats": return [(.get, .testStats)]

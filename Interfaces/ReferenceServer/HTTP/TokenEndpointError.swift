@@ -20,8 +20,24 @@ struct TokenEndpointError: Error, Sendable {
 
     static let unsupportedGrantType = TokenEndpointError(
         code: "unsupported_grant_type",
-        description: "grant_type must be password or refresh_token"
+        description: "grant_type must be password, refresh_token or \(deviceCodeGrantType)"
     )
+
+    /// RFC 8628 §3.4.
+    static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+
+    /// RFC 8628 §3.5: the person has not answered yet; poll again after the interval.
+    static let authorizationPending = TokenEndpointError(
+        code: "authorization_pending", description: "the user code has not been approved yet")
+
+    static let slowDown = TokenEndpointError(
+        code: "slow_down", description: "polled too soon; wait 5 seconds longer between polls from now on")
+
+    static let accessDenied = TokenEndpointError(
+        code: "access_denied", description: "the sign-in was denied on the verification page")
+
+    static let expiredToken = TokenEndpointError(
+        code: "expired_token", description: "the device code has expired; start again")
 
     static let invalidClient = TokenEndpointError(
         code: "invalid_client",

@@ -68,14 +68,16 @@ public enum ReferenceServer {
     /// - Parameters:
     ///   - configuration: as for ``start(_:)``; host and port are ignored.
     ///   - origin: the base URL the server names in the links it writes (avatar URLs).
+    ///   - now: the server's wall clock; a test that is about expiry passes one it moves itself.
     /// - Returns: the application and its store.
     /// - Throws: ``ReferenceServerError`` when the configuration is invalid.
     package static func unstartedApplication(
-        _ configuration: ReferenceServerConfiguration, origin: String
+        _ configuration: ReferenceServerConfiguration, origin: String,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> (application: some ApplicationProtocol, store: ReferenceStore) {
         try configuration.validate()
         let logger = configuration.logger ?? defaultLogger(verbose: configuration.verboseLogging)
-        let store = ReferenceStore(configuration: configuration)
+        let store = ReferenceStore(configuration: configuration, now: now)
         await store.setOrigin(origin)
         return (makeApplication(configuration, store: store, logger: logger, onServerRunning: { _ in }), store)
     }

@@ -52,6 +52,12 @@ public struct ReferenceServerConfiguration: Sendable {
     /// Expired and revoked tokens are dropped first; past this many, the oldest go, and a
     /// client holding one of them has to log in again.
     public var maximumStoredTokens: Int
+    /// How long a device code and its user code (RFC 8628) can be approved and redeemed:
+    /// `expires_in` of `POST /oauth2/device_authorization`, in whole seconds.
+    public var deviceCodeLifetime: Duration
+    /// How long a device must wait between polls of the token endpoint (RFC 8628 `interval`),
+    /// in whole seconds; polling sooner answers `slow_down` and adds 5 s for that code.
+    public var devicePollInterval: Duration
 
     /// Creates a configuration; every parameter has a test-friendly default.
     public init(
@@ -73,7 +79,9 @@ public struct ReferenceServerConfiguration: Sendable {
         jwtAccessTokens: Bool = false,
         enableTestHooks: Bool = false,
         loginThrottle: LoginThrottle = LoginThrottle(),
-        maximumStoredTokens: Int = 100_000
+        maximumStoredTokens: Int = 100_000,
+        deviceCodeLifetime: Duration = .seconds(600),
+        devicePollInterval: Duration = .seconds(5)
     ) {
         self.host = host
         self.port = port
@@ -94,6 +102,8 @@ public struct ReferenceServerConfiguration: Sendable {
         self.enableTestHooks = enableTestHooks
         self.loginThrottle = loginThrottle
         self.maximumStoredTokens = maximumStoredTokens
+        self.deviceCodeLifetime = deviceCodeLifetime
+        self.devicePollInterval = devicePollInterval
     }
 
     /// Whether `host` names a loopback address (`localhost`, `127.0.0.0/8` or `::1`).
@@ -130,6 +140,10 @@ public struct ReferenceServerConfiguration: Sendable {
         }
         guard maximumStoredTokens >= 16 else {
             throw .invalidConfiguration("the server must keep at least 16 tokens")
+        }
+        // Both go out as whole seconds, so less than one would read as zero.
+        guard deviceCodeLifetime >= .seconds(1), devicePollInterval >= .seconds(1) else {
+            throw .invalidConfiguration("the device code lifetime and poll interval must be at least 1 second")
         }
     }
 }

@@ -6,6 +6,10 @@ extension ReferenceStore {
         deletedUsers.insert(userIndex)
         indexByEmail.removeValue(forKey: users[userIndex].email.lowercased())
         removeTokens { $0.userIndex == userIndex }
+        // A device it approved but that has not collected its tokens yet gets none.
+        for (deviceCode, authorization) in deviceAuthorizations where authorization.phase == .approved(userIndex: userIndex) {
+            forgetDeviceAuthorization(deviceCode)
+        }
         riderSports.removeValue(forKey: userIndex)
         baseLocations.removeValue(forKey: userIndex)
         storedPreferences.removeValue(forKey: userIndex)

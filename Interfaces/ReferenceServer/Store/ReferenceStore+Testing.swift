@@ -7,15 +7,19 @@ extension ReferenceStore {
         public var passwordGrants = 0
         /// Successful `grant_type=refresh_token` requests.
         public var refreshGrants = 0
+        /// Device codes redeemed for tokens (`grant_type=urn:ietf:params:oauth:grant-type:device_code`).
+        public var deviceCodeGrants = 0
         /// `/auth/token` requests answered with an OAuth error.
         public var failedTokenRequests = 0
         /// Every HTTP request except those to `/_test/…`, which would otherwise count themselves.
         public var requests = 0
 
         /// Creates counters, all zero unless given.
-        public init(passwordGrants: Int = 0, refreshGrants: Int = 0, failedTokenRequests: Int = 0, requests: Int = 0) {
+        public init(passwordGrants: Int = 0, refreshGrants: Int = 0, deviceCodeGrants: Int = 0,
+                    failedTokenRequests: Int = 0, requests: Int = 0) {
             self.passwordGrants = passwordGrants
             self.refreshGrants = refreshGrants
+            self.deviceCodeGrants = deviceCodeGrants
             self.failedTokenRequests = failedTokenRequests
             self.requests = requests
         }
@@ -23,6 +27,7 @@ extension ReferenceStore {
         enum CodingKeys: String, CodingKey {
             case passwordGrants = "password_grants"
             case refreshGrants = "refresh_grants"
+            case deviceCodeGrants = "device_code_grants"
             case failedTokenRequests = "failed_token_requests"
             case requests
         }

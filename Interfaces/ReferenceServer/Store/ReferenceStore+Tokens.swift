@@ -14,6 +14,30 @@ extension ReferenceStore {
     /// Runs the password grant, unless the login throttle holds it back.
     /// - Parameter client: The address the request came from, one of the throttle's keys.
     func passwordGrant(email: String, password: String, scope: String?, client: String) -> PasswordGrantOutcome {
+        switch checkCredentials(email: email, password: password, client: client) {
+        case .accepted(let index):
+            counters.passwordGrants += 1
+            return .granted(issueTokens(userIndex: index, scope: scope))
+        case .refused:
+            return .refused
+        case .throttled(let wait):
+            return .throttled(retryAfter: wait)
+        }
+    }
+
+    /// What checking an email and password came to.
+    enum CredentialCheck: Sendable, Equatable {
+        case accepted(userIndex: Int)
+        /// Unknown email or wrong password; the two are not told apart.
+        case refused
+        /// Held back by the login throttle; the password was not looked at.
+        case throttled(retryAfter: Int)
+    }
+
+    /// Checks a person's email and password, counting failures for the login throttle: the one
+    /// check behind the password grant and the device verification page.
+    /// - Parameter client: The address the request came from, one of the throttle's keys.
+    func checkCredentials(email: String, password: String, client: String) -> CredentialCheck {
         if let wait = failedLogins.retryAfter(email: email, client: client, now: now()) {
             return .throttled(retryAfter: wait)
         }
@@ -26,9 +50,13 @@ extension ReferenceStore {
             return .refused
         }
         failedLogins.recordSuccess(email: email)
-        counters.passwordGrants += 1
+        return .accepted(userIndex: index)
+    }
+
+    /// Starts a new token family for the user at `userIndex`: the tokens of a sign-in.
+    func issueTokens(userIndex: Int, scope: String?) -> TokenPair {
         defer { nextGrantID += 1 }
-        return .granted(issueTokens(userIndex: index, grantID: nextGrantID, scope: scope))
+        return issueTokens(userIndex: userIndex, grantID: nextGrantID, scope: scope)
     }
 
     /// Runs the refresh grant: the used refresh token is retired, a new one takes its place in

@@ -46,6 +46,14 @@ public actor ReferenceStore {
     let tokenGenerator: OpaqueTokenGenerator
     /// Access tokens are JWTs with `exp`, and token responses carry no `expires_in`.
     let jwtAccessTokens: Bool
+    /// Outstanding device authorizations (RFC 8628) by device code, expired ones kept for a
+    /// while to answer `expired_token`.
+    var deviceAuthorizations: [String: DeviceAuthorization] = [:]
+    /// Canonical user code → device code, for the verification page.
+    var deviceCodesByUserCode: [String: String] = [:]
+    var deviceSequence: UInt64 = 0
+    let deviceCodeLifetime: Duration
+    let devicePollInterval: Duration
     let now: @Sendable () -> Date
 
     /// Seeds the store from `configuration`.
@@ -65,6 +73,8 @@ public actor ReferenceStore {
         self.jwtAccessTokens = configuration.jwtAccessTokens
         self.maximumStoredTokens = configuration.maximumStoredTokens
         self.failedLogins = FailedLogins(settings: configuration.loginThrottle)
+        self.deviceCodeLifetime = configuration.deviceCodeLifetime
+        self.devicePollInterval = configuration.devicePollInterval
         // The real port replaces this once it is bound (`setOrigin`), before anyone can connect.
         let host = configuration.host
         self.origin = "http://\(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(configuration.port)"

@@ -35,18 +35,22 @@ struct TestServer: Sendable {
         // itself, and a slow runner can take longer than the default 60 s over a suite.
         _ configuration: ReferenceServerConfiguration = ReferenceServerConfiguration(seedUsers: 200, accessTokenTTL: .seconds(3600)),
         over connection: Connection = .router,
+        clock: TestClock? = nil,
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         switch connection {
         case .router:
             // The authority HummingbirdTesting's router client gives every request.
             guard let origin = URL(string: "http://localhost") else { throw TestFailure("bad origin") }
+            let now: @Sendable () -> Date
+            if let clock { now = { clock.now } } else { now = { Date() } }
             let (application, store) = try await ReferenceServer.unstartedApplication(configuration,
-                                                                                     origin: origin.absoluteString)
+                                                                                     origin: origin.absoluteString, now: now)
             return try await application.test(.router) { client in
                 try await body(TestServer(store: store, origin: origin, client: client))
             }
         case .socket:
+            guard clock == nil else { throw TestFailure("a test clock needs the router connection") }
             return try await withReferenceServer(configuration) { running in
                 let session = URLSession(configuration: sessionConfiguration)
                 // Nothing is left to finish once `body` is done: every request it made was awaited.
