@@ -1,0 +1,92 @@
+import Foundation
+import RiderReferenceServer
+import Testing
+
+/// `rider login --device` against the reference server as an RFC 8628 provider: the person's
+/// part is played by a `$BROWSER` that notes the page it was given, and the form on that page
+/// posted as a browser would post it.
+@Suite("rider CLI: device sign-in")
+struct DeviceSignInTests {
+    /// The server with a one-second polling interval, so the test waits little.
+    static var configuration: ReferenceServerConfiguration {
+        var configuration = ReferenceServerConfiguration(seedUsers: 3, accessTokenTTL: .seconds(3600))
+        configuration.devicePollInterval = .seconds(1)
+        return configuration
+    }
+
+    /// A `$BROWSER` that writes the address it is given to a file, then exits.
+    static func browser(in sandbox: Sandbox) throws -> (script: URL, opened: URL) {
+        let script = sandbox.root.appendingPathComponent("browser.sh")
+        let opened = sandbox.root.appendingPathComponent("opened.txt")
+        try Data("#!/bin/sh\nprintf '%s' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8)
+            .write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+        return (script, opened)
+    }
+
+    /// The page the browser was asked to open (a hang detector, not a speed limit).
+    static func openedPage(_ file: URL) async throws -> URL {
+        for _ in 0..<1200 {
+            if let text = try? String(contentsOf: file, encoding: .utf8), let url = URL(string: text) { return url }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw DirectAPI.Failure(description: "rider never opened the page")
+    }
+
+    /// Answers the page's form the way a person's browser would.
+    static func answer(_ page: URL, action: String, server: RunningReferenceServer) async throws -> Int {
+        let code = URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?
+            .first { $0.name == "user_code" }?.value ?? ""
+        var form = URLComponents()
+        form.queryItems = [URLQueryItem(name: "user_code", value: code), URLQueryItem(name: "email", value: Demo.email),
+                           URLQueryItem(name: "password", value: Demo.password), URLQueryItem(name: "action", value: action)]
+        let body = (form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+        let (_, status) = try await DirectAPI(baseURL: server.baseURL).send(
+            "POST", "/device", contentType: "application/x-www-form-urlencoded", body: Data(body.utf8))
+        return status
+    }
+
+    @Test("approved at the page: rider stores the session (no terminal, no password through rider), and it works")
+    func approved() async throws {
+        try await withSandboxedReferenceServer(Self.configuration) { server, sandbox in
+            let (script, opened) = try Self.browser(in: sandbox)
+            let environment = ["RIDER_BASE_URL": "", "RIDER_ISSUER": server.baseURL.absoluteString, "BROWSER": script.path]
+            async let login = sandbox.rider(["login", "--device"], environment: environment)
+
+            let page = try await Self.openedPage(opened)
+            #expect(page.path == "/device")
+            #expect(try await Self.answer(page, action: "approve", server: server) == 200)
+            let run = try await login
+            #expect(run.status == 0, "\(run)")
+            let code = URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?.first?.value ?? "?"
+            #expect(run.stderr.contains(code), "the code is shown: \(run)")
+            #expect(run.stdout.contains(Demo.userID), "\(run)")
+
+            let whoami = try await sandbox.rider(["whoami"], environment: environment)
+            #expect(whoami.status == 0 && whoami.stdout.contains(Demo.email), "\(whoami)")
+        }
+    }
+
+    @Test("declined at the page: exit 3, nothing stored")
+    func declined() async throws {
+        try await withSandboxedReferenceServer(Self.configuration) { server, sandbox in
+            let (script, opened) = try Self.browser(in: sandbox)
+            let environment = ["RIDER_BASE_URL": "", "RIDER_ISSUER": server.baseURL.absoluteString, "BROWSER": script.path]
+            async let login = sandbox.rider(["login", "--device"], environment: environment)
+            #expect(try await Self.answer(try await Self.openedPage(opened), action: "deny", server: server) == 200)
+            let run = try await login
+            #expect(run.status == 3, "\(run)")
+            #expect(run.stderr.contains("declined"), "\(run)")
+            #expect(sandbox.sessionFile() == nil)
+            #expect(try await sandbox.rider(["whoami"], environment: environment).status == 4)
+        }
+    }
+
+    @Test("--device with --email, or --no-browser alone, is a usage error")
+    func usage() async throws {
+        let sandbox = try Sandbox(server: nil)
+        defer { sandbox.remove() }
+        #expect(try await sandbox.rider("login", "--device", "--email", Demo.email).status == 2)
+        #expect(try await sandbox.rider("login", "--no-browser").status == 2)
+    }
+}
