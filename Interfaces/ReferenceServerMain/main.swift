@@ -43,6 +43,10 @@ struct RiderServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("device-poll-interval"), help: "Seconds a device must wait between token polls (RFC 8628 interval).")
     var devicePollInterval = 5
 
+    @Flag(name: .customLong("no-password-grant"),
+          help: "Refuse the password grant (unsupported_grant_type) and leave it out of the metadata, as RFC 9700 asks of providers: clients sign in with a device code.")
+    var noPasswordGrant = false
+
     @Flag(name: .customLong("form-hostile-tokens"), help: "Issue tokens that contain +, / and = to test client form encoding.")
     var formHostileTokens = false
 
@@ -97,7 +101,8 @@ struct RiderServerCommand: AsyncParsableCommand {
             verboseLogging: verbose,
             enableTestHooks: enableTestHooks,
             deviceCodeLifetime: .seconds(deviceCodeLifetime),
-            devicePollInterval: .seconds(devicePollInterval)
+            devicePollInterval: .seconds(devicePollInterval),
+            passwordGrant: !noPasswordGrant
         )
     }
 }

@@ -67,6 +67,27 @@ struct DeviceSignInTests {
         }
     }
 
+    @Test("plain rider login against a provider without the password grant signs in with a device code, and says so; --email is refused before any password")
+    func chosenWhenPasswordGrantIsOff() async throws {
+        var configuration = Self.configuration
+        configuration.passwordGrant = false
+        try await withSandboxedReferenceServer(configuration) { server, sandbox in
+            let (script, opened) = try Self.browser(in: sandbox)
+            let environment = ["RIDER_BASE_URL": "", "RIDER_ISSUER": server.baseURL.absoluteString, "BROWSER": script.path]
+            async let login = sandbox.rider(["login"], environment: environment)
+            #expect(try await Self.answer(try await Self.openedPage(opened), action: "approve", server: server) == 200)
+            let run = try await login
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stderr.contains("signing in with a device code"), "\(run)")
+
+            let withPassword = try await sandbox.rider(["login", "--email", Demo.email, "--password-stdin"],
+                                                       environment: environment, stdin: Demo.password + "\n")
+            #expect(withPassword.status == 10, "\(withPassword)")
+            #expect(withPassword.stderr.contains("rider login --device"), "\(withPassword)")
+            #expect(await server.store.stats().passwordGrants == 0, "no password reached the server")
+        }
+    }
+
     @Test("declined at the page: exit 3, nothing stored")
     func declined() async throws {
         try await withSandboxedReferenceServer(Self.configuration) { server, sandbox in

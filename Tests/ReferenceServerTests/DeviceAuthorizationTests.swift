@@ -389,6 +389,27 @@ struct DeviceAuthorizationTests {
         }
     }
 
+    @Test("with the password grant off (--no-password-grant) the metadata leaves it out, the token endpoint refuses it, and the device code still signs in")
+    func passwordGrantOff() async throws {
+        var configuration = Self.configuration
+        configuration.passwordGrant = false
+        try await Self.withDeviceServer(configuration) { server, clock in
+            let metadata = try await server.get("/.well-known/openid-configuration")
+            let grants = try #require(try JSONSerialization.jsonObject(with: Data(metadata.text.utf8)) as? [String: Any])["grant_types_supported"] as? [String]
+            #expect(grants == ["refresh_token", Self.deviceGrant])
+
+            let password = try await server.postForm("/auth/token", [("grant_type", "password"),
+                                                                     ("username", "demo@example.com"), ("password", "rider-demo")])
+            #expect(password.status == 400)
+            #expect(try Self.error(password) == "unsupported_grant_type")
+
+            let code = try await Self.start(server)
+            #expect(try await Self.answer(server, userCode: code.userCode).status == 200)
+            clock.advance(by: 1)
+            #expect(try await Self.poll(server, code).status == 200)
+        }
+    }
+
     @Test("wrong methods answer 405 with Allow, neighbouring paths 404")
     func routing() async throws {
         try await Self.withDeviceServer { server, _ in

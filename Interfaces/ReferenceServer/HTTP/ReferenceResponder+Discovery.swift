@@ -15,7 +15,7 @@ extension ReferenceResponder {
             tokenEndpoint: origin + "/auth/token",
             revocationEndpoint: origin + "/auth/revoke",
             deviceAuthorizationEndpoint: origin + "/oauth2/device_authorization",
-            grantTypesSupported: ["password", "refresh_token", TokenEndpointError.deviceCodeGrantType],
+            grantTypesSupported: (passwordGrant ? ["password"] : []) + ["refresh_token", TokenEndpointError.deviceCodeGrantType],
             responseTypesSupported: [],
             tokenEndpointAuthMethodsSupported: ["none"],
             revocationEndpointAuthMethodsSupported: ["none"])

@@ -45,6 +45,8 @@ extension ReferenceResponder {
         switch form["grant_type"] {
         case nil, ""?:
             throw TokenEndpointError.invalidRequest("grant_type is missing")
+        case "password"? where !passwordGrant:
+            throw TokenEndpointError.passwordGrantOff
         case "password"?:
             let username = try Self.required(form, "username")
             let password = try Self.required(form, "password")

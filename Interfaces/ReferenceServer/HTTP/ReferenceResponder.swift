@@ -16,6 +16,8 @@ struct ReferenceResponder: HTTPResponder {
     let maximumAvatarSize: Int
     /// Serve `/_test/*`, and then only to loopback `Host`s (``ReferenceServerConfiguration/enableTestHooks``).
     let testHooks: Bool
+    /// Whether the token endpoint takes the password grant (`--no-password-grant` turns it off).
+    let passwordGrant: Bool
     let logger: Logger
 
     func respond(to request: Request, context: ReferenceRequestContext) async throws -> Response {

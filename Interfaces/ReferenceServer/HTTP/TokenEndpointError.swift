@@ -23,6 +23,12 @@ struct TokenEndpointError: Error, Sendable {
         description: "grant_type must be password, refresh_token or \(deviceCodeGrantType)"
     )
 
+    /// The password grant while it is off (`--no-password-grant`).
+    static let passwordGrantOff = TokenEndpointError(
+        code: "unsupported_grant_type",
+        description: "this server does not take the password grant; sign in with a device code (RFC 8628)"
+    )
+
     /// RFC 8628 §3.4.
     static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 

@@ -92,6 +92,7 @@ public enum ReferenceServer {
                 maximumBodySize: configuration.maximumBodySize,
                 maximumAvatarSize: configuration.maximumAvatarSize,
                 testHooks: configuration.enableTestHooks,
+                passwordGrant: configuration.passwordGrant,
                 logger: logger
             ),
             configuration: ApplicationConfiguration(

@@ -58,6 +58,10 @@ public struct ReferenceServerConfiguration: Sendable {
     /// How long a device must wait between polls of the token endpoint (RFC 8628 `interval`),
     /// in whole seconds; polling sooner answers `slow_down` and adds 5 s for that code.
     public var devicePollInterval: Duration
+    /// Whether the token endpoint takes the resource owner password grant. Off, the server is
+    /// what RFC 9700 asks of providers: its metadata leaves the grant out and the token endpoint
+    /// answers `unsupported_grant_type`, so clients sign in with a device code.
+    public var passwordGrant: Bool
 
     /// Creates a configuration; every parameter has a test-friendly default.
     public init(
@@ -81,8 +85,10 @@ public struct ReferenceServerConfiguration: Sendable {
         loginThrottle: LoginThrottle = LoginThrottle(),
         maximumStoredTokens: Int = 100_000,
         deviceCodeLifetime: Duration = .seconds(600),
-        devicePollInterval: Duration = .seconds(5)
+        devicePollInterval: Duration = .seconds(5),
+        passwordGrant: Bool = true
     ) {
+        self.passwordGrant = passwordGrant
         self.host = host
         self.port = port
         self.seedUsers = seedUsers
