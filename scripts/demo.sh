@@ -27,9 +27,10 @@ step=0
 say() { step=$((step + 1)); printf '\n%s%d. %s%s\n' "$bold" "$step" "$1" "$reset"; }
 run() { printf '%s$ %s%s\n' "$dim" "$*" "$reset"; "$@"; }
 
-say "Start the reference server on a free loopback port (access tokens live 30 s)"
+say "Start the reference server on a free loopback port (access tokens live 30 s; no password sign-in, as RFC 9700 asks)"
 mkfifo "$work/server.out"
-"$server" --port 0 --seed-users 1000 --access-ttl 30 >"$work/server.out" 2>"$work/server.log" &
+"$server" --port 0 --seed-users 1000 --access-ttl 30 --no-password-grant --device-poll-interval 1 \
+  >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
 exec 3<"$work/server.out"
 if ! IFS= read -r -t 30 base_url <&3; then
@@ -50,12 +51,36 @@ mkdir -p "$HOME"
 unset DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR  # GLib also finds a bus at $XDG_RUNTIME_DIR/bus
 export RIDER_VAULT_PASSPHRASE="rider-demo-vault"
 
-say "Point rider at the server: checked, then written to \$XDG_CONFIG_HOME/rider/config.json"
+say "Point rider at the server and its issuer: checked, then written to \$XDG_CONFIG_HOME/rider/config.json"
 run "$rider" config set base_url "$base_url"
+run "$rider" config set issuer "$base_url"
 run "$rider" config show
+run "$rider" provider show
 
-say "Log in as the demo account (the password comes from stdin, never from argv)"
-printf '%s\n' "rider-demo" | run "$rider" login --email demo@example.com --password-stdin
+say "Sign in with a device code (RFC 8628): rider shows a page and a code, and waits for the approval"
+# The person's part, scripted: a \$BROWSER that notes the page rider opens, then the form on that
+# page posted as the person's browser would post it (their email, password and the code).
+cat >"$work/browser" <<'BROWSER_SCRIPT'
+#!/bin/sh
+printf '%s\n' "$1" >"$DEMO_OPENED.tmp" && mv "$DEMO_OPENED.tmp" "$DEMO_OPENED"
+BROWSER_SCRIPT
+chmod 700 "$work/browser"
+export DEMO_OPENED="$work/opened"
+printf '%s$ %s%s\n' "$dim" "$rider login" "$reset"
+BROWSER="$work/browser" "$rider" login &
+login_pid=$!
+for _ in $(seq 1 600); do [ -s "$DEMO_OPENED" ] && break; sleep 0.1; done
+if [ ! -s "$DEMO_OPENED" ]; then
+  echo "demo: rider never showed the sign-in page" >&2
+  kill "$login_pid" 2>/dev/null || true
+  exit 1
+fi
+page=$(cat "$DEMO_OPENED")
+code=${page##*user_code=}
+printf '%s(the person opens %s, signs in there as demo@example.com and approves code %s)%s\n' "$dim" "$page" "$code" "$reset"
+curl -fsS -o /dev/null --data-urlencode "user_code=$code" --data-urlencode "email=demo@example.com" \
+  --data-urlencode "password=rider-demo" --data-urlencode "action=approve" "$base_url/device"
+wait "$login_pid"
 
 say "Who am I?"
 run "$rider" whoami
@@ -100,4 +125,4 @@ set -e
 printf '%s(exit code %d: not signed in)%s\n' "$dim" "$code" "$reset"
 [ "$code" -eq 4 ] || { echo "demo: expected exit code 4 after logout, got $code" >&2; exit 1; }
 
-printf '\n%sDemo complete: login, whoami, profile update, search (online and from the cache), refresh and logout all succeeded.%s\n' "$green" "$reset"
+printf '\n%sDemo complete: device sign-in, whoami, profile update, search (online and from the cache), refresh and logout all succeeded.%s\n' "$green" "$reset"
