@@ -24,6 +24,14 @@ struct DeviceSignInTests {
         return (script, opened)
     }
 
+    /// The sandbox's environment with the issuer in place of the base URL and the noting
+    /// `$BROWSER`, and the file it notes the page in.
+    static func issuerOnly(_ server: RunningReferenceServer, browser sandbox: Sandbox) throws
+        -> (environment: [String: String], opened: URL) {
+        let (script, opened) = try browser(in: sandbox)
+        return (["RIDER_BASE_URL": "", "RIDER_ISSUER": server.baseURL.absoluteString, "BROWSER": script.path], opened)
+    }
+
     /// The page the browser was asked to open (a hang detector, not a speed limit).
     static func openedPage(_ file: URL) async throws -> URL {
         for _ in 0..<1200 {
@@ -49,8 +57,7 @@ struct DeviceSignInTests {
     @Test("approved at the page: rider stores the session (no terminal, no password through rider), and it works")
     func approved() async throws {
         try await withSandboxedReferenceServer(Self.configuration) { server, sandbox in
-            let (script, opened) = try Self.browser(in: sandbox)
-            let environment = ["RIDER_BASE_URL": "", "RIDER_ISSUER": server.baseURL.absoluteString, "BROWSER": script.path]
+            let (environment, opened) = try Self.issuerOnly(server, browser: sandbox)
             async let login = sandbox.rider(["login", "--device"], environment: environment)
 
             let page = try await Self.openedPage(opened)
@@ -72,8 +79,7 @@ struct DeviceSignInTests {
         var configuration = Self.configuration
         configuration.passwordGrant = false
         try await withSandboxedReferenceServer(configuration) { server, sandbox in
-            let (script, opened) = try Self.browser(in: sandbox)
-            let environment = ["RIDER_BASE_URL": "", "RIDER_ISSUER": server.baseURL.absoluteString, "BROWSER": script.path]
+            let (environment, opened) = try Self.issuerOnly(server, browser: sandbox)
             async let login = sandbox.rider(["login"], environment: environment)
             #expect(try await Self.answer(try await Self.openedPage(opened), action: "approve", server: server) == 200)
             let run = try await login
@@ -91,8 +97,7 @@ struct DeviceSignInTests {
     @Test("declined at the page: exit 3, nothing stored")
     func declined() async throws {
         try await withSandboxedReferenceServer(Self.configuration) { server, sandbox in
-            let (script, opened) = try Self.browser(in: sandbox)
-            let environment = ["RIDER_BASE_URL": "", "RIDER_ISSUER": server.baseURL.absoluteString, "BROWSER": script.path]
+            let (environment, opened) = try Self.issuerOnly(server, browser: sandbox)
             async let login = sandbox.rider(["login", "--device"], environment: environment)
             #expect(try await Self.answer(try await Self.openedPage(opened), action: "deny", server: server) == 200)
             let run = try await login
