@@ -14,6 +14,8 @@ packages=(
   python3-gi        # GLib/Gio for /usr/bin/python3: the stub Secret Service provider (with-stub-keyring.sh)
   curl              # the demo's health check
   tmux              # a real terminal for the tests of what rider does on a TTY (password prompts)
+  chromium          # a real browser for the tests of the reference server's web pages (headless)
+  chromium-driver   # chromedriver: the tests drive that browser through WebDriver
 )
 
 missing=()
