@@ -171,7 +171,8 @@ public actor SessionEngine {
     /// - Returns: the new session, already in the vault. When it cannot be stored, the tokens
     ///   just issued are revoked on the server before the error is thrown.
     /// - Throws: `RiderError.invalidInput(_:)` for an empty email or password,
-    ///   `RiderError.invalidCredentials`, `RiderError.serverUnreachable(reason:)`,
+    ///   `RiderError.invalidCredentials`, `RiderError.invalidConfiguration(_:)` when the provider
+    ///   does not offer the password grant (nothing is sent), `RiderError.serverUnreachable(reason:)`,
     ///   `RiderError.malformedResponse(_:)`, `RiderError.storage(_:)`.
     package func signIn(with credentials: Credentials) async throws -> Session {
         var problems: [FieldProblem] = []
@@ -200,7 +201,8 @@ public actor SessionEngine {
 
     /// Polls the token endpoint once for `authorization`; on approval the session is signed in
     /// and stored, as a password sign-in's is.
-    /// - Returns: `nil` while the person has not approved yet, and whether to slow down.
+    /// - Returns: the session once the person approved (`nil` before), and whether the provider
+    ///   asked to poll less often.
     /// - Throws: `RiderError.authorizationDenied`, `RiderError.authorizationExpired`, network and
     ///   storage errors.
     package func pollDeviceSignIn(_ authorization: DeviceAuthorization) async throws -> (session: Session?, slowDown: Bool) {

@@ -15,7 +15,9 @@ public struct Login: Sendable {
     /// - Returns: the new session (it is already stored when this returns). When it cannot be
     ///   stored, the tokens just issued are revoked on the server before the error is thrown.
     /// - Throws: `RiderError.invalidInput(_:)` for an empty email or password,
-    ///   `RiderError.invalidCredentials`, `RiderError.serverUnreachable(reason:)`,
+    ///   `RiderError.invalidCredentials`, `RiderError.invalidConfiguration(_:)` when the provider
+    ///   does not offer sign-in with a password (use `signInWithDeviceCode`),
+    ///   `RiderError.serverUnreachable(reason:)`,
     ///   `RiderError.malformedResponse(_:)`, `RiderError.storage(_:)`.
     public func callAsFunction(_ credentials: Credentials) async throws -> Session {
         try await sessions.signIn(with: credentials)
