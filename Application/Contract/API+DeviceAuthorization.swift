@@ -39,7 +39,7 @@ extension API {
     /// approved, `.pending` or `.slowDown` before; `access_denied` and `expired_token` throw.
     package static func deviceCodeGrant(_ authorization: DeviceAuthorization,
                                         in configuration: APIConfiguration) -> Endpoint<DevicePoll> {
-        let form = [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+        let form = [("grant_type", AuthorizationServer.deviceCodeGrant),
                     ("device_code", authorization.deviceCode)]
         let tokens = tokenEndpoint(form: form, grant: .deviceCode, in: configuration)
         var endpoint = Endpoint<DevicePoll>(

@@ -68,9 +68,10 @@ struct RecordedExchange: Codable, Sendable, Equatable {
 
         /// The failure for `error`, or `nil` for an error that is not the transport's "no response".
         init?(_ error: any Error) {
-            switch (error as? RiderError)?.code {
-            case .serverUnreachable?: self.init(kind: .serverUnreachable, reason: (error as? RiderError)?.detail)
-            case .timedOut?: self.init(kind: .timedOut, reason: nil)
+            guard let error = error as? RiderError else { return nil }
+            switch error.code {
+            case .serverUnreachable: self.init(kind: .serverUnreachable, reason: error.detail)
+            case .timedOut: self.init(kind: .timedOut, reason: nil)
             default: return nil
             }
         }
