@@ -72,6 +72,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Infrastructure",
@@ -111,6 +112,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                // SHA-256 for PKCE (already built for Infrastructure).
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Interfaces/ReferenceServer",
             swiftSettings: strict

@@ -30,7 +30,7 @@ extension API {
                 try ContractCoding.decode(DeviceAuthorizationDTO.self, from: response.body,
                                           what: "the device authorization").toDomain(now: now)
             },
-            mapError: { TokenErrorMapping.error(for: $0, grant: .deviceCode).answered(status: $0.status, problem: nil) })
+            mapError: { TokenErrorMapping.error(for: $0, grant: .deviceCode) })
         request.followsRedirects = false
         return request
     }

@@ -16,6 +16,15 @@ extension API {
         return tokenEndpoint(form: form, grant: .password, in: configuration)
     }
 
+    /// `POST {tokenPath}` with the authorization code grant (RFC 6749 §4.1.3) and its PKCE code
+    /// verifier (RFC 7636 §4.5), sent to the same redirect URI the authorization request named.
+    package static func authorizationCodeGrant(_ code: String, codeVerifier: String, redirectURI: URL,
+                                               in configuration: APIConfiguration) -> Endpoint<TokenGrant> {
+        let form = [("grant_type", "authorization_code"), ("code", code),
+                    ("redirect_uri", redirectURI.absoluteString), ("code_verifier", codeVerifier)]
+        return tokenEndpoint(form: form, grant: .authorizationCode, in: configuration)
+    }
+
     /// `POST {tokenPath}` with the refresh-token grant (RFC 6749 §6).
     package static func refreshGrant(_ refreshToken: String, in configuration: APIConfiguration) -> Endpoint<TokenGrant> {
         var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
@@ -76,7 +85,7 @@ extension API {
                 try ContractCoding.decode(TokenResponseDTO.self, from: response.body, what: "the token response")
                     .toGrant(serverDate: response.headers["Date"].flatMap(HTTPDate.parse))
             },
-            mapError: { TokenErrorMapping.error(for: $0, grant: grant).answered(status: $0.status, problem: nil) })
+            mapError: { TokenErrorMapping.error(for: $0, grant: grant) })
         // The form holds a password or refresh token and maybe the client secret.
         endpoint.followsRedirects = false
         return endpoint

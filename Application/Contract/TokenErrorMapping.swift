@@ -10,9 +10,17 @@ package enum TokenErrorMapping {
         /// The device authorization grant (RFC 8628): a refused device code is a sign-in that
         /// failed, not a session that ended.
         case deviceCode
+        /// The authorization code grant (RFC 6749 §4.1.3) ending a browser sign-in: a refused
+        /// code (expired, used, or its PKCE verifier does not match) is a sign-in that failed.
+        case authorizationCode
     }
 
+    /// The error for a failed token endpoint answer, noting the answer's HTTP status.
     package static func error(for response: HTTPResponse, grant: Grant) -> RiderError {
+        mapped(response, grant: grant).answered(status: response.status, problem: nil)
+    }
+
+    private static func mapped(_ response: HTTPResponse, grant: Grant) -> RiderError {
         let oauth = try? JSONDecoder().decode(OAuthErrorDTO.self, from: response.body)
         let detail = oauth?.errorDescription.map(ProblemMapping.clip)
         switch (oauth?.error, response.status) {
@@ -21,6 +29,7 @@ package enum TokenErrorMapping {
             case .password: return .invalidCredentials
             case .refreshToken: return .sessionExpired
             case .deviceCode: return .authorizationExpired
+            case .authorizationCode: return .authorizationFailed("invalid_grant", description: detail)
             }
         case ("unsupported_grant_type", _) where grant == .password, ("unauthorized_client", _) where grant == .password:
             // RFC 9700: providers are closing the password grant; say what else there is.
@@ -59,6 +68,7 @@ extension TokenErrorMapping.Grant {
         case .password: "password"
         case .refreshToken: "refresh_token"
         case .deviceCode: "device code"
+        case .authorizationCode: "authorization code"
         }
     }
 }

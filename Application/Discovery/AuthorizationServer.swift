@@ -63,9 +63,11 @@ package struct AuthorizationServer: Sendable {
         let metadata = try await discovery.metadata().metadata
         guard let grants = metadata.grantTypesSupported, !grants.contains("password") else { return nil }
         return "the provider \(discovery.configuration.issuer.absoluteString) does not offer sign-in with a password; "
-            + (grants.contains(Self.deviceCodeGrant)
+            + (grants.contains("authorization_code")
+                ? "sign in with the browser instead (`rider login --web`)"
+                : grants.contains(Self.deviceCodeGrant)
                 ? "sign in with a device code instead (`rider login --device`)"
-                : "it offers no sign-in this RiderKit supports yet")
+                : "it offers no sign-in this RiderKit supports")
     }
 
     /// The device authorization grant's `grant_type` (RFC 8628 §3.4).
@@ -94,5 +96,45 @@ package struct AuthorizationServer: Sendable {
                 + "device_authorization_endpoint)"
             : "the provider \(discovery?.configuration.issuer.absoluteString ?? "") offers no device sign-in "
                 + "(its metadata names no device_authorization_endpoint); sign in another way")
+    }
+
+    /// Where a browser sign-in starts, and what its answer must show of the provider.
+    package struct BrowserSignIn: Sendable {
+        /// The authorization endpoint.
+        package var endpoint: URL
+        /// The issuer the answer's `iss` must name; `nil` without discovery.
+        package var issuer: String?
+        /// Whether the provider promised `iss` in its answers (RFC 9207).
+        package var issuerIsRequired: Bool
+    }
+
+    /// The authorization endpoint (set explicitly, else the issuer's) and the issuer checks.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when there is no authorization endpoint,
+    ///   or the provider's metadata rules the flow out (no `authorization_code` grant, PKCE
+    ///   methods listed without `S256` — RFC 9700 §2.1.1 wants S256); what discovery throws.
+    package func browserSignIn() async throws -> BrowserSignIn {
+        guard let discovery else {
+            guard let endpoint = explicit.authorization else {
+                throw RiderError.invalidConfiguration("browser sign-in needs the provider's authorization endpoint: "
+                    + "set issuer (or authorization_endpoint)")
+            }
+            return BrowserSignIn(endpoint: endpoint, issuer: nil, issuerIsRequired: false)
+        }
+        let metadata = try await discovery.metadata().metadata
+        let issuer = discovery.configuration.issuer.absoluteString
+        guard let endpoint = explicit.authorization ?? metadata.endpoints.authorization else {
+            throw RiderError.invalidConfiguration("the provider \(issuer) offers no browser sign-in (its metadata "
+                + "names no authorization_endpoint); sign in another way")
+        }
+        guard metadata.supportsGrant("authorization_code") else {
+            throw RiderError.invalidConfiguration("the provider \(issuer) does not offer the authorization code grant "
+                + "that browser sign-in uses")
+        }
+        if metadata.codeChallengeMethodsSupported != nil, !metadata.supportsCodeChallengeMethod("S256") {
+            throw RiderError.invalidConfiguration("the provider \(issuer) does not accept PKCE with S256, which "
+                + "RiderKit requires for browser sign-in (RFC 9700)")
+        }
+        return BrowserSignIn(endpoint: endpoint, issuer: metadata.issuer,
+                             issuerIsRequired: metadata.authorizationResponseIssParameterSupported)
     }
 }

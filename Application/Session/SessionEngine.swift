@@ -214,6 +214,36 @@ public actor SessionEngine {
         }
     }
 
+    /// Prepares a browser sign-in (RFC 6749 §4.1.1 with PKCE): the page to open, and the secrets
+    /// its answer is checked against.
+    /// - Parameters:
+    ///   - redirectURI: the listening redirect endpoint.
+    ///   - cryptography: the random generator and SHA-256.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` without a client id or an authorization
+    ///   endpoint, or when the provider's metadata rules the flow out; what discovery throws.
+    package func authorizeInBrowser(redirectURI: URL, cryptography: any SignInCryptography)
+        async throws -> BrowserAuthorization {
+        let provider = try await authorizationServer.browserSignIn()
+        guard let clientID = configuration.clientID, !clientID.isEmpty else {
+            throw RiderError.invalidConfiguration("browser sign-in needs the client id the provider registered for "
+                + "this program: set client_id (RIDER_CLIENT_ID)")
+        }
+        return try BrowserAuthorization(endpoint: provider.endpoint, clientID: clientID, redirectURI: redirectURI,
+                                        scope: configuration.scope, issuer: provider.issuer,
+                                        issuerIsRequired: provider.issuerIsRequired, cryptography: cryptography)
+    }
+
+    /// Ends a browser sign-in: exchanges the code its answer brought, with the PKCE code verifier
+    /// and the same redirect URI, and stores the session as every sign-in does.
+    /// - Throws: `RiderError.authorizationFailed(_:description:)` when the provider refuses the
+    ///   code, network and storage errors.
+    package func signIn(withCode code: String, of authorization: BrowserAuthorization) async throws -> Session {
+        let tokens = try await authorizationServer.resolvedConfiguration()
+        let grant = try await send(API.authorizationCodeGrant(code, codeVerifier: authorization.codeVerifier,
+                                                              redirectURI: authorization.redirectURI, in: tokens))
+        return try await signIn(issuedBy: grant)
+    }
+
     /// Signs in with tokens the token endpoint just issued, whatever the grant.
     private func signIn(issuedBy grant: TokenGrant) async throws -> Session {
         try await signIn(with: grant) { provisional in

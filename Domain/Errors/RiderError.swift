@@ -43,6 +43,12 @@ public struct RiderError: Error, Hashable, Sendable {
         /// The sign-in was not approved in time: the code expired (`expired_token`) or the wait
         /// ran out. Start a new one.
         public static let authorizationExpired = Code("authorization_expired")
+        /// The provider ended the sign-in with an error other than a refusal (`invalid_scope`,
+        /// `server_error`, …); ``RiderError/detail`` holds its error code. Nothing was stored.
+        public static let authorizationFailed = Code("authorization_failed")
+        /// The provider's answer to a sign-in failed a check that protects against forged or
+        /// replayed answers (`state`, `iss`, the id_token's signature or claims); nothing was stored.
+        public static let untrustedAuthorizationResponse = Code("untrusted_authorization_response")
         /// The session expired and the person is being asked to sign in again right now; the
         /// request was not sent (only when the program chose to fail fast rather than wait).
         public static let awaitingAuthorization = Code("awaiting_authorization")
@@ -187,6 +193,36 @@ extension RiderError {
     public static let authorizationExpired = RiderError(
         code: .authorizationExpired,
         message: "The sign-in was not approved in time and its code has expired; nothing was stored. Start again.")
+
+    /// No answer came back from the browser in time; nothing was stored.
+    /// - Parameter seconds: how long RiderKit waited.
+    public static func authorizationTimedOut(after seconds: TimeInterval) -> RiderError {
+        let wait = seconds.isFinite && seconds >= 0 && seconds < 1e9 ? "\(Int(seconds.rounded())) s" : "the time allowed"
+        return RiderError(code: .authorizationExpired,
+                          message: "The sign-in was not completed in the browser within \(wait); nothing was stored. "
+                              + "Start again.")
+    }
+
+    /// The provider ended the sign-in with an error.
+    /// - Parameters:
+    ///   - error: its OAuth error code (`invalid_scope`, `server_error`, …), as text a terminal
+    ///     can show safely.
+    ///   - description: its `error_description`, as safe text, if any.
+    public static func authorizationFailed(_ error: String, description: String?) -> RiderError {
+        RiderError(code: .authorizationFailed,
+                   message: "The provider ended the sign-in with the error '\(error)'"
+                       + suffix(description.map { "\"\($0)\"" }) + " Nothing was stored.",
+                   detail: error)
+    }
+
+    /// The provider's answer failed a check against forgery; nothing was stored.
+    /// - Parameter what: which check, in words ("the state does not match the request").
+    public static func untrustedAuthorizationResponse(_ what: String) -> RiderError {
+        RiderError(code: .untrustedAuthorizationResponse,
+                   message: "The answer to the sign-in was refused: \(what). Nothing was stored; if you did not "
+                       + "start this sign-in yourself, someone may be trying to sign you in to their account.",
+                   detail: what)
+    }
 
     /// The person is being asked to sign in again right now; the request was not sent.
     public static let awaitingAuthorization = RiderError(

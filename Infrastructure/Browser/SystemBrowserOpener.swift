@@ -30,9 +30,20 @@ public struct SystemBrowserOpener: BrowserOpener {
             }
             return true
         }
-        let graphical = !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-        guard graphical, let xdgOpen = executable(named: "xdg-open") else { return false }
+        guard let xdgOpen = graphicalOpener else { return false }
         return (try? launch(xdgOpen, [url.absoluteString])) != nil
+    }
+
+    /// Whether a page would be shown: `BROWSER` is set, or a graphical session has `xdg-open`.
+    /// `rider login` picks the browser sign-in over the device code by it.
+    package var canOpenPages: Bool {
+        !(environment["BROWSER"] ?? "").trimmingCharacters(in: .whitespaces).isEmpty || graphicalOpener != nil
+    }
+
+    /// `xdg-open`, when a graphical session is there for it to show a page in.
+    private var graphicalOpener: String? {
+        let graphical = !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+        return graphical ? executable(named: "xdg-open") : nil
     }
 
     /// Starts the browser without waiting for it: a terminal browser could run until the person

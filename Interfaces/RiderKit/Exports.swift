@@ -32,6 +32,7 @@
 @_exported import struct RiderApplication.Logout
 @_exported import struct RiderApplication.Register
 @_exported import struct RiderApplication.MigrateSession
+@_exported import struct RiderApplication.SignInWithBrowser
 @_exported import struct RiderApplication.CurrentUser
 @_exported import struct RiderApplication.GetUser
 @_exported import struct RiderApplication.SearchUsers
@@ -44,6 +45,7 @@
 
 @_exported import class RiderInfrastructure.AsyncHTTPClientTransport
 @_exported import struct RiderInfrastructure.SystemBrowserOpener
+@_exported import struct RiderInfrastructure.NIOLoopbackListener
 @_exported import struct RiderInfrastructure.ProxyEnvironment
 @_exported import struct RiderInfrastructure.RecordingTransport
 @_exported import class RiderInfrastructure.ReplayTransport

@@ -18,7 +18,7 @@ import RiderInfrastructure
 ///
 /// The only type that knows every concrete adapter. Programs that want other adapters (a test
 /// stub transport, their own vault) use
-/// ``init(api:transport:vault:cache:clock:lock:cacheSettings:clearsCacheOnLogout:identity:sportCatalogue:reauthentication:metrics:avatarUpload:)``.
+/// ``init(api:transport:vault:cache:clock:lock:cacheSettings:clearsCacheOnLogout:identity:sportCatalogue:reauthentication:metrics:avatarUpload:browser:loopbackListener:)``.
 public struct RiderKit: Sendable {
     public let api: APIConfiguration
     /// Where token and revocation requests go: ``api``'s paths, or an issuer's discovered endpoints.
@@ -34,6 +34,9 @@ public struct RiderKit: Sendable {
     /// Signs in with a code the person approves on another device (RFC 8628), for providers
     /// that offer it (discovered from `issuer`).
     public let signInWithDeviceCode: SignInWithDeviceCode
+    /// Signs in through the provider's page in a browser, back on a loopback redirect (the
+    /// authorization code flow with PKCE, RFC 8252), for providers that offer it.
+    public let signInWithBrowser: SignInWithBrowser
     public let logout: Logout
     public let register: Register
     public let currentUser: CurrentUser
@@ -78,17 +81,23 @@ public struct RiderKit: Sendable {
     ///   - metrics: told of every request attempt, retry, refresh and cache lookup (for example a
     ///     `SwiftMetricsRecorder`).
     ///   - avatarUpload: the largest avatar image sent (5 MiB unless told).
+    ///   - browser: shows the provider's pages (browser sign-in, device approval); the system
+    ///     browser unless told — a program with a window may show them in its own web view.
+    ///   - loopbackListener: receives the browser's return from the provider's sign-in page;
+    ///     `127.0.0.1` on a port the system picks unless told.
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
                 cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true,
                 identity: RequestIdentity = RequestIdentity(),
                 sportCatalogue: any SportCatalogueCache = InMemorySportCatalogueCache(),
                 reauthentication: Reauthentication? = nil, metrics: any MetricsRecorder = NoMetrics(),
-                avatarUpload: UploadAvatar.Configuration = UploadAvatar.Configuration()) {
+                avatarUpload: UploadAvatar.Configuration = UploadAvatar.Configuration(),
+                browser: any BrowserOpener = SystemBrowserOpener(),
+                loopbackListener: any LoopbackListener = NIOLoopbackListener()) {
         self.init(api: api, transport: transport, vault: vault, cache: cache, clock: clock, lock: lock,
                   cacheSettings: cacheSettings, clearsCacheOnLogout: clearsCacheOnLogout, identity: identity,
                   sportCatalogue: sportCatalogue, reauthentication: reauthentication, metrics: metrics,
-                  avatarUpload: avatarUpload, logger: nil)
+                  avatarUpload: avatarUpload, logger: nil, browser: browser, loopbackListener: loopbackListener)
     }
 
     /// The same, with request logging as the pipeline's innermost step (``live(configuration:)``).
@@ -97,7 +106,8 @@ public struct RiderKit: Sendable {
                  cacheSettings: CacheSettings, clearsCacheOnLogout: Bool, identity: RequestIdentity,
                  sportCatalogue: any SportCatalogueCache, reauthentication: Reauthentication?,
                  metrics: any MetricsRecorder, avatarUpload: UploadAvatar.Configuration, logger: Logger?,
-                 authorizationServer: AuthorizationServer? = nil) {
+                 authorizationServer: AuthorizationServer? = nil, browser: any BrowserOpener = SystemBrowserOpener(),
+                 loopbackListener: any LoopbackListener = NIOLoopbackListener()) {
         let authorizationServer = authorizationServer ?? AuthorizationServer(configuration: api)
         // Without a recorder nothing is measured: no cost for a program that does not count.
         let metrics: (any MetricsRecorder)? = metrics is NoMetrics ? nil : metrics
@@ -122,6 +132,8 @@ public struct RiderKit: Sendable {
         self.vaultLocation = vault.location
         login = loginUseCase
         signInWithDeviceCode = SignInWithDeviceCode(sessions: sessions, clock: clock)
+        signInWithBrowser = SignInWithBrowser(sessions: sessions, listener: loopbackListener, browser: browser,
+                                              cryptography: SwiftCryptoSignInCryptography(), clock: clock)
         logout = Logout(api: client, sessions: sessions, cache: cache, clearsCache: clearsCacheOnLogout)
         register = Register(api: client)
         currentUser = CurrentUser(api: client, sessions: sessions, cache: cache, clock: clock, settings: cacheSettings,

@@ -16,16 +16,28 @@ struct LoginCommand: GlobalOptionsCommand {
             The session is renewed automatically while it can be; `rider session show` tells \
             where it is kept and until when it is valid.
 
+            With --web (for providers that offer it; set the issuer and client_id), rider \
+            opens the provider's sign-in page in a browser and waits for it to send the browser \
+            back to http://127.0.0.1:<port>/callback (the authorization code flow with PKCE, \
+            RFC 8252): sign in there. The page's address is printed too, for a browser opened \
+            by hand on this machine. rider gives up after --timeout seconds or on Ctrl-C, \
+            storing nothing.
+
             With --device (RFC 8628, for providers that offer it; set the issuer), rider shows \
             a page and a short code: approve the sign-in there, on any device, and rider \
-            stores the session. No password passes through rider, and no terminal is needed. \
-            The page opens in $BROWSER when it is set, else with xdg-open in a graphical \
-            session; --no-browser only prints it.
+            stores the session.
+
+            Neither passes a password through rider, and neither needs a terminal. Pages open \
+            in $BROWSER when it is set, else with xdg-open in a graphical session; \
+            --no-browser only prints them. Without --email, --web or --device, rider signs in \
+            the way the provider offers: with a password where it allows one, else in the \
+            browser when one can be opened, else with a device code.
 
             Examples:
               rider login --email demo@example.com
               printf '%s\\n' "$PASSWORD" |
                 rider login --email demo@example.com --password-stdin
+              rider login --web
               rider login --device
             """
     )
@@ -40,31 +52,75 @@ struct LoginCommand: GlobalOptionsCommand {
     @Flag(help: "Sign in by approving a code on another device (RFC 8628) instead of with a password.")
     var device = false
 
-    @Flag(help: "With --device: print the page to open, without opening a browser.")
+    @Flag(help: "Sign in on the provider's page in a browser (authorization code with PKCE) instead of with a password.")
+    var web = false
+
+    @Flag(help: "With --web or --device: print the page to open, without opening a browser.")
     var noBrowser = false
+
+    @Option(help: ArgumentHelp("With --web: give up after this many seconds without an answer from the browser.",
+                               valueName: "seconds"))
+    var timeout: Int = Int(SignInWithBrowser.defaultTimeout)
+
+    @Option(help: ArgumentHelp("With --web: the path of the redirect URI registered with the provider.",
+                               valueName: "path"))
+    var redirectPath: String = SignInWithBrowser.defaultRedirectPath
 
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
     func validate() throws {
-        if device, email != nil || passwordStdin {
-            throw ValidationError("--device signs in without a password: leave out --email and --password-stdin")
+        if web, device { throw ValidationError("choose one of --web and --device") }
+        if web || device, email != nil || passwordStdin {
+            throw ValidationError("--\(web ? "web" : "device") signs in without a password: leave out --email and "
+                + "--password-stdin")
         }
-        if noBrowser, !device { throw ValidationError("--no-browser goes with --device") }
+        if noBrowser, !web, !device { throw ValidationError("--no-browser goes with --web or --device") }
+        if timeout != Int(SignInWithBrowser.defaultTimeout), !web { throw ValidationError("--timeout goes with --web") }
+        guard (1...86_400).contains(timeout) else { throw ValidationError("--timeout must be 1 to 86400 seconds") }
+        if redirectPath != SignInWithBrowser.defaultRedirectPath, !web {
+            throw ValidationError("--redirect-path goes with --web")
+        }
     }
 
     func run() async throws {
         // Configuration first, so a missing server is reported before anyone types a password.
         let context = try CommandContext(global)
+        if web { return try await signInWithBrowser(context) }
         if device { return try await signInWithDeviceCode(context) }
-        if email == nil, !passwordStdin, try await deviceCodeIsTheWay(context) {
-            Console.standardError("The provider does not offer sign-in with a password: signing in with a device code.")
-            return try await signInWithDeviceCode(context)
+        if email == nil, !passwordStdin, let flow = try await standardFlow(context) {
+            switch flow {
+            case .browser:
+                Console.standardError("The provider does not offer sign-in with a password: signing in with the browser.")
+                return try await signInWithBrowser(context)
+            case .device:
+                Console.standardError("The provider does not offer sign-in with a password: signing in with a device code.")
+                return try await signInWithDeviceCode(context)
+            }
         }
         let email = try email ?? TerminalInput.readLine(prompt: "Email: ", echo: true, hint: "pass --email")
         let password = try PasswordInput.read(fromStandardInput: passwordStdin)
         let session = try await context.rider.login(Credentials(email: email, password: password))
         let output = LoginOutput(server: context.server, email: email, session: session)
         try context.print(json: output, lines: [output.line])
+    }
+
+    /// Opens the provider's page and waits on the loopback redirect; the page's address goes to
+    /// standard error whatever happens, so a person can open it by hand.
+    private func signInWithBrowser(_ context: CommandContext) async throws {
+        let rider = context.rider
+        let (timeout, redirectPath, opensBrowser) = (TimeInterval(timeout), redirectPath, !noBrowser)
+        let session = try await Interruption.cancelling(saying: "the sign-in was cancelled; nothing was stored.") {
+            try await rider.signInWithBrowser(redirectPath: redirectPath, timeout: timeout,
+                                              opensBrowser: opensBrowser) { prompt in
+                let page = prompt.url.absoluteString.terminalSafe
+                Console.standardError(prompt.openedInBrowser
+                    ? "The sign-in page was opened in your browser. If it did not open, open this address on "
+                        + "this machine:\n  \(page)"
+                    : "To sign in, open this address in a browser on this machine:\n  \(page)")
+                Console.standardError("Waiting for the sign-in in the browser (up to \(Int(timeout)) s; Ctrl-C to give up)…")
+            }
+        }
+        try await printSignedIn(session, context)
     }
 
     /// Shows the code and the page on standard error (standard output keeps the result, so
@@ -77,19 +133,40 @@ struct LoginCommand: GlobalOptionsCommand {
         if !noBrowser, try await SystemBrowserOpener().open(page) {
             Console.standardError("(the page was opened in your browser)")
         }
-        Console.standardError("Waiting for the sign-in to be approved…")
-        let session = try await context.rider.signInWithDeviceCode.complete(pending)
+        Console.standardError("Waiting for the sign-in to be approved (Ctrl-C to give up)…")
+        let rider = context.rider
+        let session = try await Interruption.cancelling(saying: "the sign-in was cancelled; nothing was stored.") {
+            try await rider.signInWithDeviceCode.complete(pending)
+        }
+        try await printSignedIn(session, context)
+    }
+
+    private func printSignedIn(_ session: Session, _ context: CommandContext) async throws {
         // The session is stored; the email only decorates the answer, so a failure here is not one.
         let email = (try? await context.rider.currentUser())?.value.email ?? session.userID.rawValue
         let output = LoginOutput(server: context.server, email: email, session: session)
         try context.print(json: output, lines: [output.line])
     }
 
-    /// Whether plain `rider login` should sign in with a device code: the issuer's metadata lists
-    /// its grants, without the password grant and with the device code grant.
-    private func deviceCodeIsTheWay(_ context: CommandContext) async throws -> Bool {
+    /// The ways to sign in without a password.
+    private enum Flow { case browser, device }
+
+    /// How plain `rider login` signs in when the issuer's metadata lists its grants without the
+    /// password grant: in the browser when the provider offers it and a browser can be opened
+    /// (or it offers nothing else), else with a device code; `nil` to ask for a password.
+    private func standardFlow(_ context: CommandContext) async throws -> Flow? {
         let server = context.rider.authorizationServer
-        guard try await server.passwordGrantRefusal() != nil, let discovery = server.discovery else { return false }
-        return try await discovery.metadata().metadata.supportsGrant(AuthorizationServer.deviceCodeGrant)
+        guard try await server.passwordGrantRefusal() != nil, let discovery = server.discovery else { return nil }
+        let metadata = try await discovery.metadata().metadata
+        // Without a client id the provider cannot tell who asks, and the browser sign-in would fail.
+        let browser = metadata.supportsGrant("authorization_code") && metadata.endpoints.authorization != nil
+            && context.rider.api.clientID != nil
+        let device = metadata.supportsGrant(AuthorizationServer.deviceCodeGrant)
+        switch (browser, device) {
+        case (true, true): return SystemBrowserOpener().canOpenPages ? .browser : .device
+        case (true, false): return .browser
+        case (false, true): return .device
+        case (false, false): return nil
+        }
     }
 }

@@ -18,7 +18,8 @@ enum ExitStatus: Int32, Sendable {
 
     init(_ error: RiderError) {
         switch error.code {
-        case .invalidCredentials, .authorizationDenied, .authorizationExpired: self = .loginFailed
+        case .invalidCredentials, .authorizationDenied, .authorizationExpired, .authorizationFailed,
+             .untrustedAuthorizationResponse: self = .loginFailed
         case .notSignedIn, .sessionExpired, .awaitingAuthorization: self = .notSignedIn
         case .notFound: self = .notFound
         case .alreadyExists, .conflict: self = .conflict

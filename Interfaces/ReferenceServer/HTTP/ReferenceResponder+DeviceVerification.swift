@@ -6,10 +6,10 @@ extension ReferenceResponder {
     /// `user_code` query parameter of `verification_uri_complete`.
     func devicePage(_ request: Request) -> Response {
         guard let query = try? query(of: request) else {
-            return DeviceVerificationPage.response(
+            return ProviderPage.response(
                 DeviceVerificationPage.form(message: "The address is not valid; type the code instead."), status: .badRequest)
         }
-        return DeviceVerificationPage.response(DeviceVerificationPage.form(userCode: Self.shownUserCode(query["user_code"])))
+        return ProviderPage.response(DeviceVerificationPage.form(userCode: Self.shownUserCode(query["user_code"])))
     }
 
     /// `POST /device`: a person approves or denies a user code, signing in with their email and
@@ -47,9 +47,9 @@ extension ReferenceResponder {
         switch await store.decideDeviceAuthorization(userCode: typedCode, email: email, password: password,
                                                      approve: approve, client: client) {
         case .approved:
-            return DeviceVerificationPage.response(DeviceVerificationPage.done(approved: true))
+            return ProviderPage.response(DeviceVerificationPage.done(approved: true))
         case .denied:
-            return DeviceVerificationPage.response(DeviceVerificationPage.done(approved: false))
+            return ProviderPage.response(DeviceVerificationPage.done(approved: false))
         case .unknownCode:
             return page("That code is not valid. Check the code your terminal shows and try again.", .badRequest)
         case .expired:
@@ -66,7 +66,7 @@ extension ReferenceResponder {
 
     private static func devicePage(userCode: String = "", email: String = "", message: String,
                                    status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
-        DeviceVerificationPage.response(DeviceVerificationPage.form(userCode: userCode, email: email, message: message),
+        ProviderPage.response(DeviceVerificationPage.form(userCode: userCode, email: email, message: message),
                                         status: status, headers: headers)
     }
 

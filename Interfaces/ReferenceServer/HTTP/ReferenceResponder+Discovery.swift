@@ -3,20 +3,24 @@ import Hummingbird
 
 extension ReferenceResponder {
     /// `GET /.well-known/openid-configuration` and `GET /.well-known/oauth-authorization-server`:
-    /// the server's authorization server metadata (RFC 8414), the same document at both, naming
-    /// only what it offers today — the token endpoint with the password, refresh-token and device
-    /// code grants, the device authorization endpoint (RFC 8628) and revocation; no authorization
-    /// endpoint yet. Its `issuer` is the server's base URL.
+    /// the server's authorization server metadata (RFC 8414), the same document at both: the
+    /// authorization endpoint (code with PKCE S256, `iss` in its answers, RFC 9207), the token
+    /// endpoint with its grants, the device authorization endpoint (RFC 8628) and revocation.
+    /// Its `issuer` is the server's base URL.
     /// Public, and reusable for an hour.
     func providerMetadata() async throws -> Response {
         let origin = await store.origin
         let body = ProviderMetadataBody(
             issuer: origin,
+            authorizationEndpoint: origin + "/oauth2/authorize",
             tokenEndpoint: origin + "/auth/token",
             revocationEndpoint: origin + "/auth/revoke",
             deviceAuthorizationEndpoint: origin + "/oauth2/device_authorization",
-            grantTypesSupported: (passwordGrant ? ["password"] : []) + ["refresh_token", TokenEndpointError.deviceCodeGrantType],
-            responseTypesSupported: [],
+            grantTypesSupported: (passwordGrant ? ["password"] : [])
+                + ["authorization_code", "refresh_token", TokenEndpointError.deviceCodeGrantType],
+            responseTypesSupported: ["code"],
+            codeChallengeMethodsSupported: ["S256"],
+            authorizationResponseIssParameterSupported: true,
             tokenEndpointAuthMethodsSupported: ["none"],
             revocationEndpointAuthMethodsSupported: ["none"])
         return try Responses.json(body, headers: [.cacheControl: "public, max-age=\(ProviderMetadataBody.maxAge)"])
@@ -29,23 +33,30 @@ struct ProviderMetadataBody: Encodable, Sendable {
     static let maxAge = 3600
 
     let issuer: String
+    let authorizationEndpoint: String
     let tokenEndpoint: String
     let revocationEndpoint: String
     /// RFC 8628 §4.
     let deviceAuthorizationEndpoint: String
     let grantTypesSupported: [String]
-    /// Required by RFC 8414; empty, since there is no authorization endpoint yet.
     let responseTypesSupported: [String]
+    /// RFC 7636 §6.2.1: S256 only (RFC 9700 §2.1.1).
+    let codeChallengeMethodsSupported: [String]
+    /// RFC 9207 §3.
+    let authorizationResponseIssParameterSupported: Bool
     let tokenEndpointAuthMethodsSupported: [String]
     let revocationEndpointAuthMethodsSupported: [String]
 
     enum CodingKeys: String, CodingKey {
         case issuer
+        case authorizationEndpoint = "authorization_endpoint"
         case tokenEndpoint = "token_endpoint"
         case revocationEndpoint = "revocation_endpoint"
         case deviceAuthorizationEndpoint = "device_authorization_endpoint"
         case grantTypesSupported = "grant_types_supported"
         case responseTypesSupported = "response_types_supported"
+        case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
     }

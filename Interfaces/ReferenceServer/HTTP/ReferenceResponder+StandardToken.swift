@@ -2,6 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
+/// The public client (RFC 6749 §2.1: no secret, it could not keep one) that signs in from a
+/// command line or desktop program: in the browser with PKCE, or with a device code.
+public enum PublicOAuthClient {
+    public static let id = "rider-cli"
+}
+
 /// The confidential client that `/oauth2/token` accepts.
 public enum StandardOAuthClient {
     public static let id = "rider-standard-client"
@@ -31,13 +37,15 @@ extension ReferenceResponder {
         }
     }
 
-    /// The client of a device-flow request (RFC 8628 §3.1, §3.4): `nil` for the public client,
-    /// which sends no `client_id` and no credentials, else the standard client, which must then
+    /// The client of a device-flow or authorization-code request: `nil` for a request that
+    /// names no client (the device flow's anonymous public client), ``PublicOAuthClient/id`` when
+    /// it names itself without credentials, else the standard client, which must then
     /// authenticate as at `/oauth2/token`.
     /// - Throws: `invalid_client` for any other client or wrong credentials.
-    static func deviceClient(_ request: Request, form: FormFields) throws -> String? {
+    static func requestingClient(_ request: Request, form: FormFields) throws -> String? {
         let basic = request.headers[.authorization]?.lowercased().hasPrefix("basic ") ?? false
         guard basic || form["client_id"] != nil || form["client_secret"] != nil else { return nil }
+        if !basic, form["client_secret"] == nil, form["client_id"] == PublicOAuthClient.id { return PublicOAuthClient.id }
         try authenticateClient(request, form: form)
         return StandardOAuthClient.id
     }

@@ -2,8 +2,8 @@ import HTTPTypes
 import Hummingbird
 
 extension ReferenceResponder {
-    /// `POST /auth/token`: the password and refresh-token grants (RFC 6749 §4.3, §6) and the
-    /// device code grant (RFC 8628 §3.4).
+    /// `POST /auth/token`: the password, authorization code and refresh-token grants (RFC 6749
+    /// §4.3, §4.1.3, §6) and the device code grant (RFC 8628 §3.4).
     /// - Parameter client: The peer's address, which the login throttle counts failures by.
     /// - Throws: A `429` problem with `Retry-After` while the login throttle holds password
     ///   grants back (RFC 6749 has no error code for it, so it is a problem like other statuses).
@@ -67,7 +67,7 @@ extension ReferenceResponder {
             return pair
         case TokenEndpointError.deviceCodeGrantType?:
             let deviceCode = try Self.required(form, "device_code")
-            let clientID = try Self.deviceClient(request, form: form)
+            let clientID = try Self.requestingClient(request, form: form)
             switch await store.deviceCodeGrant(deviceCode: deviceCode, clientID: clientID) {
             case .granted(let pair): return pair
             case .pending: throw TokenEndpointError.authorizationPending
@@ -76,6 +76,14 @@ extension ReferenceResponder {
             case .expired: throw TokenEndpointError.expiredToken
             case .invalid:
                 throw TokenEndpointError.invalidGrant("the device code is unknown, already used, or was issued to another client")
+            }
+        case "authorization_code"?:
+            let code = try Self.required(form, "code")
+            let clientID = try Self.requestingClient(request, form: form)
+            switch await store.authorizationCodeGrant(code: code, clientID: clientID, redirectURI: form["redirect_uri"],
+                                                      codeVerifier: form["code_verifier"]) {
+            case .granted(let pair, _): return pair
+            case .invalid(let reason): throw TokenEndpointError.invalidGrant(reason)
             }
         default:
             throw TokenEndpointError.unsupportedGrantType

@@ -83,6 +83,8 @@ struct ReferenceResponder: HTTPResponder {
         case .deviceAuthorization: try await deviceAuthorization(request)
         case .devicePage: devicePage(request)
         case .deviceDecision: await deviceDecision(request, client: client)
+        case .authorizationPage: await authorizationPage(request)
+        case .authorizationDecision: await authorizationDecision(request, client: client)
         case .openIDConfiguration, .authorizationServerMetadata: try await providerMetadata()
         case .testStats: try await testStats()
         case .testRedirect: try testRedirect(request)

@@ -27,6 +27,8 @@ enum Route: Sendable, Equatable {
     case deviceAuthorization
     case devicePage
     case deviceDecision
+    case authorizationPage
+    case authorizationDecision
     case openIDConfiguration
     case authorizationServerMetadata
     case testStats
@@ -80,6 +82,7 @@ enum Route: Sendable, Equatable {
         case "/oauth2/token": return [(.post, .standardToken)]
         case "/oauth2/device_authorization": return [(.post, .deviceAuthorization)]
         case "/device": return [(.get, .devicePage), (.post, .deviceDecision)]
+        case "/oauth2/authorize": return [(.get, .authorizationPage), (.post, .authorizationDecision)]
         case "/.well-known/openid-configuration": return [(.get, .openIDConfiguration)]
         case "/.well-known/oauth-authorization-server": return [(.get, .authorizationServerMetadata)]
         case "/_test/stats": return [(.get, .testStats)]

@@ -20,13 +20,13 @@ struct TokenEndpointError: Error, Sendable {
 
     static let unsupportedGrantType = TokenEndpointError(
         code: "unsupported_grant_type",
-        description: "grant_type must be password, refresh_token or \(deviceCodeGrantType)"
+        description: "grant_type must be password, authorization_code, refresh_token or \(deviceCodeGrantType)"
     )
 
     /// The password grant while it is off (`--no-password-grant`).
     static let passwordGrantOff = TokenEndpointError(
         code: "unsupported_grant_type",
-        description: "this server does not take the password grant; sign in with a device code (RFC 8628)"
+        description: "this server does not take the password grant; sign in in a browser (authorization code with PKCE) or with a device code (RFC 8628)"
     )
 
     /// RFC 8628 §3.4.

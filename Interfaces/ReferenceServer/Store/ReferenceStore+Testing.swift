@@ -9,6 +9,8 @@ extension ReferenceStore {
         public var refreshGrants = 0
         /// Device codes redeemed for tokens (`grant_type=urn:ietf:params:oauth:grant-type:device_code`).
         public var deviceCodeGrants = 0
+        /// Authorization codes redeemed for tokens (`grant_type=authorization_code`).
+        public var authorizationCodeGrants = 0
         /// `/auth/token` requests answered with an OAuth error.
         public var failedTokenRequests = 0
         /// Every HTTP request except those to `/_test/…`, which would otherwise count themselves.
@@ -16,10 +18,11 @@ extension ReferenceStore {
 
         /// Creates counters, all zero unless given.
         public init(passwordGrants: Int = 0, refreshGrants: Int = 0, deviceCodeGrants: Int = 0,
-                    failedTokenRequests: Int = 0, requests: Int = 0) {
+                    authorizationCodeGrants: Int = 0, failedTokenRequests: Int = 0, requests: Int = 0) {
             self.passwordGrants = passwordGrants
             self.refreshGrants = refreshGrants
             self.deviceCodeGrants = deviceCodeGrants
+            self.authorizationCodeGrants = authorizationCodeGrants
             self.failedTokenRequests = failedTokenRequests
             self.requests = requests
         }
@@ -28,6 +31,7 @@ extension ReferenceStore {
             case passwordGrants = "password_grants"
             case refreshGrants = "refresh_grants"
             case deviceCodeGrants = "device_code_grants"
+            case authorizationCodeGrants = "authorization_code_grants"
             case failedTokenRequests = "failed_token_requests"
             case requests
         }

@@ -53,6 +53,10 @@ public actor ReferenceStore {
     var deviceCodesByUserCode: [String: String] = [:]
     var deviceSequence: UInt64 = 0
     let deviceCodeLifetime: Duration
+    /// Browser sign-ins shown on the authorization page and not yet answered, by request id.
+    var authorizationRequests: [String: AuthorizationRequest] = [:]
+    /// Authorization codes issued and not yet redeemed (RFC 6749 §4.1.2), by code.
+    var authorizationCodes: [String: AuthorizationCode] = [:]
     let devicePollInterval: Duration
     let now: @Sendable () -> Date
 

@@ -1,0 +1,133 @@
+import Foundation
+import RiderDomain
+
+/// One browser sign-in's request to the authorization endpoint (RFC 6749 §4.1.1 with RFC 7636
+/// PKCE, RFC 9700 §2.1) and the checks its answer must pass (RFC 6749 §4.1.2, RFC 9207).
+///
+/// Holds the secrets that tie the answer to this request — `state`, the PKCE code verifier, the
+/// OpenID `nonce` — so none of them is printed: `description` and the mirror redact them.
+package struct BrowserAuthorization: Sendable, CustomStringConvertible, CustomReflectable {
+    /// The page the browser opens.
+    package let url: URL
+    /// Where the provider sends the browser back.
+    package let redirectURI: URL
+    /// The issuer the answer's `iss` must name; `nil` without discovery (then `iss` is not checked).
+    package let issuer: String?
+    /// Whether the provider said it sends `iss` (RFC 9207 §3): its absence is then a refusal.
+    package let issuerIsRequired: Bool
+    package let state: String
+    package let codeVerifier: String
+    /// Sent when `openid` is in the scope; the id_token must carry it back.
+    package let nonce: String?
+
+    /// Builds the request: fresh `state`, code verifier (S256 challenge) and, for OpenID, `nonce`.
+    /// - Parameters:
+    ///   - endpoint: the authorization endpoint.
+    ///   - clientID: the client's registered id.
+    ///   - redirectURI: the listening redirect endpoint.
+    ///   - scope: the scope asked for, if any.
+    ///   - issuer: the configured issuer, when discovery told the endpoint.
+    ///   - issuerIsRequired: the metadata's `authorization_response_iss_parameter_supported`.
+    ///   - cryptography: the random generator and SHA-256.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when the endpoint cannot take a query.
+    package init(endpoint: URL, clientID: String, redirectURI: URL, scope: String?, issuer: String?,
+                 issuerIsRequired: Bool, cryptography: any SignInCryptography) throws {
+        // 32 bytes give a 43-character verifier, RFC 7636 §4.1's minimum length and entropy;
+        // 16 bytes give the 128 bits the issue asks of state and nonce.
+        codeVerifier = Self.base64URL(cryptography.randomBytes(count: 32))
+        state = Self.base64URL(cryptography.randomBytes(count: 16))
+        let openID = scope?.split(separator: " ").contains("openid") ?? false
+        nonce = openID ? Self.base64URL(cryptography.randomBytes(count: 16)) : nil
+        self.redirectURI = redirectURI
+        self.issuer = issuer
+        self.issuerIsRequired = issuerIsRequired
+        var query = [("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI.absoluteString)]
+        if let scope { query.append(("scope", scope)) }
+        query.append(("state", state))
+        if let nonce { query.append(("nonce", nonce)) }
+        query.append(("code_challenge", Self.base64URL(cryptography.sha256(Data(codeVerifier.utf8)))))
+        query.append(("code_challenge_method", "S256"))
+        guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
+            throw RiderError.invalidConfiguration("the authorization endpoint \(endpoint.absoluteString) cannot be parsed")
+        }
+        // An endpoint may carry a query of its own (RFC 6749 §3.1): keep it, add ours.
+        components.percentEncodedQuery = [components.percentEncodedQuery, FormEncoding.encode(query, spaceAsPlus: false)]
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
+        guard let url = components.url else {
+            throw RiderError.invalidConfiguration("the authorization endpoint \(endpoint.absoluteString) cannot take a query")
+        }
+        self.url = url
+    }
+
+    /// The authorization code in the provider's answer, once the answer passed every check.
+    ///
+    /// Order matters: `state` first, so an answer nobody asked for is refused before anything in
+    /// it is believed — its `error` included.
+    /// - Parameter redirect: the address the browser was sent back to.
+    /// - Returns: the code to exchange at the token endpoint.
+    /// - Throws: `RiderError.untrustedAuthorizationResponse(_:)` for a missing or wrong `state`, a
+    ///   wrong `iss` or one missing where the provider promised it; `RiderError.authorizationDenied`
+    ///   for `access_denied`; `RiderError.authorizationFailed(_:description:)` for any other
+    ///   `error`; `RiderError.malformedResponse(_:)` for an answer with neither code nor error.
+    package func code(from redirect: URL) throws -> String {
+        let query = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        let pairs = FormEncoding.decode(query)
+        func value(_ name: String) throws -> String? {
+            let values = pairs.filter { $0.0 == name }.map(\.1)
+            // RFC 6749 §3.1: a parameter sent twice makes the answer invalid.
+            guard values.count <= 1 else {
+                throw RiderError.untrustedAuthorizationResponse("the answer names \(name) more than once")
+            }
+            return values.first
+        }
+        guard let returnedState = try value("state") else {
+            throw RiderError.untrustedAuthorizationResponse("the answer carries no state")
+        }
+        guard returnedState == state else {
+            throw RiderError.untrustedAuthorizationResponse("its state does not match the sign-in this program started")
+        }
+        // RFC 9207 §2.4: checked on error answers too, which can be forged from a mix-up as well.
+        if let issuer {
+            switch try value("iss") {
+            case nil where issuerIsRequired:
+                throw RiderError.untrustedAuthorizationResponse(
+                    "the provider promises to name itself in its answer (iss), and this answer does not")
+            case let returned? where returned != issuer:
+                throw RiderError.untrustedAuthorizationResponse(
+                    "it names the issuer \(returned.clipped), not \(issuer)")
+            default: break
+            }
+        }
+        if let error = try value("error") {
+            if error == "access_denied" { throw RiderError.authorizationDenied }
+            throw RiderError.authorizationFailed(error.clipped,
+                                                 description: try value("error_description")?.clipped)
+        }
+        guard let code = try value("code"), !code.isEmpty else {
+            throw RiderError.malformedResponse("the provider's answer to the sign-in carries neither a code nor an error")
+        }
+        return code
+    }
+
+    /// base64url without padding (RFC 7636 Appendix A).
+    package static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    package var description: String {
+        "BrowserAuthorization(redirectURI: \(redirectURI), state: <redacted>, codeVerifier: <redacted>)"
+    }
+
+    package var customMirror: Mirror {
+        Mirror(self, children: ["redirectURI": redirectURI, "issuer": issuer as Any, "state": "<redacted>",
+                                "codeVerifier": "<redacted>", "nonce": nonce == nil ? "none" : "<redacted>"])
+    }
+}
+
+private extension String {
+    /// Text from a browser's address may be anything an attacker typed, and it ends up in a
+    /// terminal: one line, no control characters, at most 200 characters.
+    var clipped: String { ProblemMapping.clip(self) }
+}

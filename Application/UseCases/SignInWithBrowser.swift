@@ -1,0 +1,129 @@
+import Foundation
+import RiderDomain
+
+/// Signs in through the provider's own page in a browser: the authorization code flow with PKCE
+/// on a loopback redirect (RFC 6749 §4.1, RFC 7636 with S256, RFC 8252, RFC 9700), the way
+/// `gh auth login` and AppAuth sign in.
+///
+/// ```swift
+/// let session = try await rider.signInWithBrowser { prompt in
+///     print("Sign in at \(prompt.url)")
+/// }
+/// ```
+///
+/// No password passes through the program. The answer must come back with this sign-in's
+/// `state` (and the provider's `iss`, where it promises one) or it is refused; the code is only
+/// worth anything with the PKCE verifier, which never leaves this process except to the token
+/// endpoint. Nothing is stored after any refusal, timeout or cancellation.
+public struct SignInWithBrowser: Sendable {
+    let sessions: SessionEngine
+    let listener: any LoopbackListener
+    let browser: any BrowserOpener
+    let cryptography: any SignInCryptography
+    let clock: any Clock
+
+    package init(sessions: SessionEngine, listener: any LoopbackListener, browser: any BrowserOpener,
+                 cryptography: any SignInCryptography, clock: any Clock) {
+        self.sessions = sessions
+        self.listener = listener
+        self.browser = browser
+        self.cryptography = cryptography
+        self.clock = clock
+    }
+
+    /// What to tell the person once the sign-in page is ready.
+    public struct Prompt: Sendable {
+        /// The provider's sign-in page. Show it always, so a person can open it by hand when no
+        /// browser opened — in a browser on this machine, since the provider sends that browser
+        /// back to this machine's loopback address.
+        public let url: URL
+        /// Whether a browser was asked to open ``url``.
+        public let openedInBrowser: Bool
+    }
+
+    /// The path the provider sends the browser back to, unless told otherwise.
+    public static let defaultRedirectPath = "/callback"
+    /// How long the person has to finish in the browser, unless told otherwise: five minutes.
+    public static let defaultTimeout: TimeInterval = 300
+
+    /// Listens on the loopback interface, opens the provider's sign-in page, waits for the one
+    /// answer, checks it, exchanges its code and stores the session.
+    ///
+    /// Cancel the task to give up: the listener closes and nothing is stored.
+    /// - Parameters:
+    ///   - redirectPath: the redirect URI's path, as registered with the provider.
+    ///   - timeout: seconds to wait for the answer.
+    ///   - opensBrowser: `false` only hands the page to `prompt`.
+    ///   - prompt: called once the page is ready, before the wait.
+    /// - Returns: the new session, already in the vault.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` (no client id, no authorization endpoint,
+    ///   a provider without S256, a redirect path that is not a path);
+    ///   `RiderError.untrustedAuthorizationResponse(_:)` (forged `state`, wrong or missing `iss`);
+    ///   `RiderError.authorizationDenied`; `RiderError.authorizationFailed(_:description:)`;
+    ///   `RiderError.authorizationExpired` after `timeout`; `CancellationError`; network and
+    ///   storage errors.
+    public func callAsFunction(redirectPath: String = defaultRedirectPath, timeout: TimeInterval = defaultTimeout,
+                               opensBrowser: Bool = true,
+                               prompt: @Sendable (Prompt) async -> Void = { _ in }) async throws -> Session {
+        guard redirectPath.hasPrefix("/"), URLComponents(string: redirectPath)?.path == redirectPath else {
+            throw RiderError.invalidConfiguration("the redirect path \(redirectPath) is not a path (it starts with / "
+                + "and has no query)")
+        }
+        let endpoint = try await listener.listen(path: redirectPath)
+        let outcome: Result<Session, any Error>
+        do {
+            outcome = .success(try await signIn(through: endpoint, timeout: timeout, opensBrowser: opensBrowser,
+                                                prompt: prompt))
+        } catch {
+            outcome = .failure(error)
+        }
+        // Whatever happened, the browser hears it and the port is freed.
+        await endpoint.finish(with: Self.page(for: outcome))
+        return try outcome.get()
+    }
+
+    private func signIn(through endpoint: any AuthorizationRedirectEndpoint, timeout: TimeInterval,
+                        opensBrowser: Bool, prompt: @Sendable (Prompt) async -> Void) async throws -> Session {
+        let authorization = try await sessions.authorizeInBrowser(redirectURI: endpoint.redirectURI,
+                                                                  cryptography: cryptography)
+        let opened = opensBrowser ? try await browser.open(authorization.url) : false
+        await prompt(Prompt(url: authorization.url, openedInBrowser: opened))
+        let redirect = try await firstRedirect(at: endpoint, within: timeout)
+        let code = try authorization.code(from: redirect)
+        return try await sessions.signIn(withCode: code, of: authorization)
+    }
+
+    /// The endpoint's redirect, or `RiderError.authorizationExpired` once `timeout` passed.
+    private func firstRedirect(at endpoint: any AuthorizationRedirectEndpoint, within timeout: TimeInterval)
+        async throws -> URL {
+        let clock = clock
+        return try await withThrowingTaskGroup(of: URL?.self) { group in
+            group.addTask { try await endpoint.redirect() }
+            group.addTask {
+                try await clock.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let redirect = first else {
+                throw RiderError.authorizationTimedOut(after: timeout)
+            }
+            return redirect
+        }
+    }
+
+    private static func page(for outcome: Result<Session, any Error>) -> RedirectPage {
+        switch outcome {
+        case .success:
+            return RedirectPage(succeeded: true, title: "Signed in",
+                                message: "You can close this tab and return to the program that asked you to sign in.")
+        case .failure(let error as RiderError):
+            return RedirectPage(succeeded: false, title: "The sign-in did not go through", message: error.message)
+        case .failure(is CancellationError):
+            return RedirectPage(succeeded: false, title: "The sign-in was cancelled",
+                                message: "The program stopped waiting; nothing was stored. Start again there.")
+        case .failure:
+            return RedirectPage(succeeded: false, title: "The sign-in did not go through",
+                                message: "The program could not finish the sign-in; it says why. Nothing was stored.")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Lets Ctrl-C (and SIGTERM, SIGHUP) end a wait cleanly: the waiting task is cancelled, so a
+/// sign-in closes its listener and stores nothing, and then the process ends by the same signal,
+/// as the shell expects (status 128 + signal).
+enum Interruption {
+    private static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Runs `operation`, cancelling it when one of the signals arrives.
+    /// - Parameter cancelled: printed on standard error when a signal cancelled the operation.
+    /// - Returns: what `operation` returns, when no signal came.
+    static func cancelling<Result: Sendable>(saying cancelled: String,
+                                             _ operation: @escaping @Sendable () async throws -> Result)
+        async throws -> Result {
+        let task = Task { try await operation() }
+        let received = SignalNumber()
+        let queue = DispatchQueue(label: "rider.interruption")
+        var previous: [(Int32, sighandler_t?)] = []
+        var sources: [any DispatchSourceSignal] = []
+        for number in signals {
+            // Ignored while the dispatch source watches it, so the default action cannot strike first.
+            previous.append((number, signal(number, SIG_IGN)))
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                received.set(number)
+                task.cancel()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        let outcome = await task.result
+        for source in sources { source.cancel() }
+        for (number, handler) in previous { signal(number, handler) }
+        if let number = received.value {
+            Console.standardError("rider: " + cancelled)
+            signal(number, SIG_DFL)
+            kill(getpid(), number)
+        }
+        return try outcome.get()
+    }
+}
+
+/// The signal that arrived, set from the dispatch queue and read after the task ended.
+private final class SignalNumber: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var number: Int32?
+
+    func set(_ value: Int32) { lock.withLock { if number == nil { number = value } } }
+    var value: Int32? { lock.withLock { number } }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension ReferenceResponder {
+    /// `GET /oauth2/authorize` (RFC 6749 §4.1.1): checks the request, then shows the sign-in and
+    /// consent page. PKCE with S256 is required (RFC 9700 §2.1.1); a client or redirect URI it
+    /// does not know gets a page, never a redirect; every other error is redirected back with
+    /// `error`, `state` and `iss` (RFC 9207).
+    func authorizationPage(_ request: Request) async -> Response {
+        guard let query = try? query(of: request) else {
+            return ProviderPage.response(AuthorizationPage.problem("The address is not validly encoded."),
+                                         status: .badRequest)
+        }
+        if let repeated = Set(query.pairs.map(\.name)).sorted().first(where: { query.count(of: $0) > 1 }) {
+            return ProviderPage.response(AuthorizationPage.problem("The parameter \(repeated) is repeated."),
+                                         status: .badRequest)
+        }
+        guard let clientID = query["client_id"], [PublicOAuthClient.id, StandardOAuthClient.id].contains(clientID) else {
+            return ProviderPage.response(AuthorizationPage.problem("The program is not registered here (unknown client_id)."),
+                                         status: .badRequest)
+        }
+        guard let redirectURI = query["redirect_uri"], Self.isLoopbackRedirect(redirectURI) else {
+            return ProviderPage.response(AuthorizationPage.problem(
+                "The redirect_uri is not one this program registered (http://127.0.0.1 or http://[::1], any port)."),
+                                         status: .badRequest)
+        }
+        let state = query["state"]
+        func refuse(_ error: String, _ description: String) async -> Response {
+            await redirect(to: redirectURI, ["error": error, "error_description": description, "state": state])
+        }
+        guard query["response_type"] == "code" else {
+            return await refuse("unsupported_response_type", "response_type must be code")
+        }
+        guard let challenge = query["code_challenge"] else {
+            return await refuse("invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256")
+        }
+        guard query["code_challenge_method"] == "S256" else {
+            return await refuse("invalid_request", "code_challenge_method must be S256")
+        }
+        // The base64url of a SHA-256: 43 characters, which is also a well-formed verifier's alphabet.
+        guard challenge.utf8.count == 43, ReferenceStore.isCodeVerifier(challenge), !challenge.contains("."),
+              !challenge.contains("~") else {
+            return await refuse("invalid_request", "code_challenge must be 43 characters of base64url")
+        }
+        let scope: String?
+        do { scope = try Self.scope(query["scope"]) } catch {
+            return await refuse("invalid_scope", "scope must be space-separated printable ASCII tokens")
+        }
+        let id = await store.startAuthorization(ReferenceStore.AuthorizationRequest(
+            clientID: clientID, redirectURI: redirectURI, scope: scope, state: state, nonce: query["nonce"],
+            codeChallenge: challenge))
+        return ProviderPage.response(AuthorizationPage.form(requestID: id, clientID: clientID, scope: scope))
+    }
+
+    /// `POST /oauth2/authorize`: the person signs in and allows or denies; the browser is then
+    /// sent back to the program with a code, or with `access_denied`.
+    /// - Parameter client: The peer's address, for the login throttle.
+    func authorizationDecision(_ request: Request, client: String) async -> Response {
+        guard mediaType(of: request) == Self.formMediaType,
+              let form = try? await self.form(of: request) else {
+            return ProviderPage.response(AuthorizationPage.problem("The form could not be read."), status: .badRequest)
+        }
+        let requestID = form["request"] ?? ""
+        let email = String((form["email"] ?? "").prefix(320))
+        let approve: Bool
+        switch form["action"] {
+        case "approve"?: approve = true
+        case "deny"?: approve = false
+        default:
+            return ProviderPage.response(AuthorizationPage.problem("Choose Allow or Deny."), status: .badRequest)
+        }
+        guard let waiting = await store.authorizationRequest(id: requestID) else {
+            return ProviderPage.response(AuthorizationPage.problem("This sign-in has expired or was already answered."),
+                                         status: .badRequest)
+        }
+        func again(_ message: String, _ status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
+            ProviderPage.response(AuthorizationPage.form(requestID: requestID, clientID: waiting.clientID,
+                                                         scope: waiting.scope, email: email, message: message),
+                                  status: status, headers: headers)
+        }
+        guard !email.isEmpty, let password = form["password"], !password.isEmpty else {
+            return again("Enter your email and password.", .badRequest)
+        }
+        switch await store.decideAuthorization(requestID: requestID, email: email, password: password,
+                                               approve: approve, client: client) {
+        case .approved(let code, let answered):
+            return await redirect(to: answered.redirectURI, ["code": code, "state": answered.state])
+        case .denied(let answered):
+            return await redirect(to: answered.redirectURI, ["error": "access_denied",
+                                                            "error_description": "the person denied the sign-in",
+                                                            "state": answered.state])
+        case .unknownRequest:
+            return ProviderPage.response(AuthorizationPage.problem("This sign-in has expired or was already answered."),
+                                         status: .badRequest)
+        case .refused:
+            return again("The email or password is wrong.", .forbidden)
+        case .throttled(let wait, _):
+            return again("Too many failed sign-ins; try again in \(wait) s.", .tooManyRequests,
+                         headers: [.retryAfter: String(wait)])
+        }
+    }
+
+    /// `303 See Other` to `redirectURI` with `parameters` and this server's `iss` (RFC 9207)
+    /// added to its query.
+    private func redirect(to redirectURI: String, _ parameters: KeyValuePairs<String, String?>) async -> Response {
+        var components = URLComponents(string: redirectURI) ?? URLComponents()
+        var items = components.queryItems ?? []
+        for case let (name, value?) in parameters { items.append(URLQueryItem(name: name, value: value)) }
+        items.append(URLQueryItem(name: "iss", value: await store.origin))
+        components.queryItems = items
+        // URLComponents leaves "+" alone in queries, where a form decoder reads a space.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        var headers = ProviderPage.securityHeaders
+        headers[.location] = components.string ?? redirectURI
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// RFC 8252 §7.3: `http` to a loopback IP literal, any port, no fragment; `localhost` is
+    /// refused, as §8.3 advises, since a resolver could send it elsewhere.
+    static func isLoopbackRedirect(_ text: String) -> Bool {
+        guard let components = URLComponents(string: text), components.scheme == "http", components.fragment == nil,
+              components.user == nil, components.password == nil,
+              let host = components.host, ["127.0.0.1", "[::1]", "::1"].contains(host)
+        else { return false }
+        return true
+    }
+}
