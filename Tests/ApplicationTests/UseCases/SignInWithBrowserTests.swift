@@ -1,0 +1,313 @@
+import Foundation
+import Synchronization
+import RiderApplication
+import RiderDomain
+import RiderKitTesting
+import Testing
+import TestSupport
+
+/// The browser sign-in from the client's side: a scripted provider, a scripted browser that
+/// answers through an in-memory loopback listener, and the answer's checks.
+@Suite("Browser sign-in")
+struct SignInWithBrowserTests {
+    static let authorizePath = "https://login.example.test/authorize?tenant=riders"
+
+    struct Rig {
+        let transport = StubTransport()
+        let vault = SpyTokenVault()
+        let listener = ScriptedListener()
+        let browser = SpyBrowser()
+        let configuration: APIConfiguration
+        let signIn: SignInWithBrowser
+
+        init(clientID: String? = "rider-cli", scope: String? = "openid email", clock: any Clock = WaitingClock()) throws {
+            var configuration = try Fixtures.configuration(clientID: clientID)
+            configuration.scope = scope
+            self.configuration = configuration
+            let server = AuthorizationServer(
+                configuration: configuration,
+                explicit: ProviderEndpoints(authorization: URL(string: SignInWithBrowserTests.authorizePath)))
+            let sessions = SessionEngine(configuration: configuration, transport: transport, vault: vault, clock: clock,
+                                         authorizationServer: server)
+            signIn = SignInWithBrowser(sessions: sessions, listener: listener, browser: browser,
+                                       cryptography: FixedCryptography(), clock: clock)
+        }
+
+        /// Signs in, the browser answering with what `answer` makes of the authorization page's query.
+        func run(answer: @escaping @Sendable ([String: String]) -> String?) async throws -> Session {
+            let listener = listener
+            return try await signIn { prompt in
+                let query = Dictionary(URLComponents(url: prompt.url, resolvingAgainstBaseURL: false)?.queryItems?
+                    .map { ($0.name, $0.value ?? "") } ?? [], uniquingKeysWith: { first, _ in first })
+                if let reply = answer(query) { listener.deliver("\(ScriptedListener.redirectURI)?\(reply)") }
+            }
+        }
+    }
+
+    @Test("the page asks for a code with PKCE S256, state and nonce; the code and verifier go to the token endpoint; the session is stored and the browser told")
+    func signsIn() async throws {
+        let rig = try Rig()
+        rig.transport.stub(.post, rig.configuration.tokenPath, with: .successful(Fixtures.tokenResponse()))
+        let session = try await rig.run { query in "code=the-code&state=\(query["state"] ?? "")" }
+
+        #expect(session.accessToken == Fixtures.accessToken)
+        #expect(await rig.vault.storedSession == session)
+        let opened = try #require(rig.browser.opened.only)
+        let query = try #require(URLComponents(url: opened, resolvingAgainstBaseURL: false)?.queryItems)
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        #expect(value("tenant") == "riders", "the endpoint's own query is kept")
+        #expect(value("response_type") == "code")
+        #expect(value("client_id") == "rider-cli")
+        #expect(value("redirect_uri") == ScriptedListener.redirectURI)
+        #expect(value("scope") == "openid email")
+        #expect(value("code_challenge_method") == "S256")
+        // RFC 7636 Appendix B: this verifier has this challenge.
+        #expect(value("code_challenge") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        #expect(value("state")?.count == 22, "128 bits, base64url")
+        #expect(value("nonce")?.count == 22, "sent because openid is in the scope")
+        #expect(value("state") != value("nonce"))
+
+        let form = String(decoding: try #require(rig.transport.requests(.post, rig.configuration.tokenPath).only?.body),
+                          as: UTF8.self)
+        #expect(form.contains("grant_type=authorization_code"))
+        #expect(form.contains("code=the-code"))
+        #expect(form.contains("code_verifier=dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"))
+        #expect(form.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A50000%2Fcallback"))
+        #expect(form.contains("client_id=rider-cli"))
+        #expect(rig.listener.pages.only?.succeeded == true)
+        #expect(rig.listener.listenedPaths == ["/callback"])
+    }
+
+    @Test("no nonce without openid in the scope")
+    func noNonceWithoutOpenID() async throws {
+        let rig = try Rig(scope: "riders")
+        rig.transport.stub(.post, rig.configuration.tokenPath, with: .successful(Fixtures.tokenResponse()))
+        _ = try await rig.run { query in
+            #expect(query["nonce"] == nil)
+            return "code=c&state=\(query["state"] ?? "")"
+        }
+    }
+
+    @Test("a forged or missing state is refused: no token request, nothing stored, the browser told why",
+          arguments: ["code=c&state=forged", "code=c", "code=c&state=a&state=b"])
+    func forgedState(reply: String) async throws {
+        let rig = try Rig()
+        let thrown = await #expect(throws: RiderError.self) { try await rig.run { _ in reply } }
+        #expect(thrown?.code == .untrustedAuthorizationResponse)
+        #expect(rig.transport.count(.post, rig.configuration.tokenPath) == 0)
+        #expect(await rig.vault.storedSession == nil)
+        #expect(rig.listener.pages.only?.succeeded == false)
+        #expect(rig.listener.pages.only?.message == thrown?.message)
+    }
+
+    @Test("access_denied is the person's refusal; another error names the provider's code, clipped to a safe line")
+    func providerErrors() async throws {
+        let denied = try Rig()
+        await #expect(throws: RiderError.authorizationDenied) {
+            try await denied.run { query in "error=access_denied&state=\(query["state"] ?? "")" }
+        }
+        let failed = try Rig()
+        let thrown = await #expect(throws: RiderError.self) {
+            try await failed.run { query in
+                "error=invalid_scope&error_description=no%1B%5B2J%0Away&state=\(query["state"] ?? "")"
+            }
+        }
+        #expect(thrown?.code == .authorizationFailed)
+        #expect(thrown?.detail == "invalid_scope")
+        #expect(thrown?.message.contains("\u{1B}") == false)
+        #expect(await failed.vault.storedSession == nil)
+    }
+
+    @Test("no answer within the timeout: authorization_expired, the listener closed, nothing stored")
+    func timeout() async throws {
+        let clock = ManualClock()
+        let rig = try Rig(clock: clock)
+        let thrown = await #expect(throws: RiderError.self) {
+            try await rig.signIn(timeout: 120) { _ in }
+        }
+        #expect(thrown?.code == .authorizationExpired)
+        #expect(thrown?.message.contains("120 s") == true)
+        #expect(clock.requestedSleeps == [120])
+        #expect(rig.listener.pages.count == 1, "finished, so the port is freed")
+        #expect(await rig.vault.storedSession == nil)
+    }
+
+    @Test("cancelling the task ends the wait: CancellationError, the listener closed, nothing stored")
+    func cancelled() async throws {
+        let rig = try Rig()
+        let started = AsyncStream<Void>.makeStream()
+        let task = Task { try await rig.signIn { _ in started.continuation.yield() } }
+        for await _ in started.stream { break }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(rig.listener.pages.count == 1)
+        #expect(await rig.vault.storedSession == nil)
+    }
+
+    @Test("the token endpoint refusing the code (expired, used, verifier mismatch) is authorization_failed; nothing stored")
+    func codeRefused() async throws {
+        let rig = try Rig()
+        rig.transport.stub(.post, rig.configuration.tokenPath, with: .tokenError("invalid_grant"))
+        let thrown = await #expect(throws: RiderError.self) {
+            try await rig.run { query in "code=c&state=\(query["state"] ?? "")" }
+        }
+        #expect(thrown?.code == .authorizationFailed)
+        #expect(await rig.vault.storedSession == nil)
+        #expect(rig.listener.pages.only?.succeeded == false)
+    }
+
+    @Test("without a client id the flow is refused before any page opens, and the listener is closed")
+    func needsClientID() async throws {
+        let rig = try Rig(clientID: nil)
+        let thrown = await #expect(throws: RiderError.self) { try await rig.run { _ in nil } }
+        #expect(thrown?.code == .invalidConfiguration)
+        #expect(thrown?.message.contains("client_id") == true)
+        #expect(rig.browser.opened.isEmpty)
+        #expect(rig.listener.pages.count == 1)
+    }
+
+    @Test("opensBrowser false only hands the page to the prompt")
+    func noBrowser() async throws {
+        let rig = try Rig()
+        rig.transport.stub(.post, rig.configuration.tokenPath, with: .successful(Fixtures.tokenResponse()))
+        let listener = rig.listener
+        _ = try await rig.signIn(opensBrowser: false) { prompt in
+            #expect(!prompt.openedInBrowser)
+            let state = URLComponents(url: prompt.url, resolvingAgainstBaseURL: false)?.queryItems?
+                .first { $0.name == "state" }?.value ?? ""
+            listener.deliver("\(ScriptedListener.redirectURI)?code=c&state=\(state)")
+        }
+        #expect(rig.browser.opened.isEmpty)
+    }
+}
+
+/// The checks of the provider's answer on their own (RFC 6749 §4.1.2, RFC 9207).
+@Suite("Browser sign-in: the answer's checks")
+struct BrowserAuthorizationTests {
+    static let issuer = "https://login.example.test"
+
+    func authorization(issuer: String? = issuer, required: Bool = true) throws -> BrowserAuthorization {
+        try BrowserAuthorization(endpoint: URL(string: "https://login.example.test/authorize")!, clientID: "c",
+                                 redirectURI: URL(string: ScriptedListener.redirectURI)!, scope: nil, issuer: issuer,
+                                 issuerIsRequired: required, cryptography: FixedCryptography())
+    }
+
+    func answer(_ query: String) -> URL { URL(string: "\(ScriptedListener.redirectURI)?\(query)")! }
+
+    @Test("the right state and iss give the code")
+    func accepted() throws {
+        let request = try authorization()
+        let iss = Self.issuer.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        #expect(try request.code(from: answer("code=abc&state=\(request.state)&iss=\(iss)")) == "abc")
+    }
+
+    @Test("a wrong iss is refused, even on an error answer; a missing one where the provider promised it too")
+    func issuer() throws {
+        let request = try authorization()
+        for query in ["code=abc&state=\(request.state)&iss=https%3A%2F%2Fevil.example",
+                      "error=access_denied&state=\(request.state)&iss=https%3A%2F%2Fevil.example",
+                      "code=abc&state=\(request.state)"] {
+            let thrown = #expect(throws: RiderError.self) { try request.code(from: answer(query)) }
+            #expect(thrown?.code == .untrustedAuthorizationResponse, "\(query)")
+        }
+    }
+
+    @Test("a provider that does not promise iss may leave it out, but not send a wrong one")
+    func optionalIssuer() throws {
+        let request = try authorization(required: false)
+        #expect(try request.code(from: answer("code=abc&state=\(request.state)")) == "abc")
+        #expect(throws: RiderError.self) {
+            try request.code(from: answer("code=abc&state=\(request.state)&iss=https%3A%2F%2Fevil.example"))
+        }
+    }
+
+    @Test("an answer with neither code nor error is malformed")
+    func empty() throws {
+        let request = try authorization()
+        let thrown = #expect(throws: RiderError.self) {
+            try request.code(from: answer("state=\(request.state)&iss=https%3A%2F%2Flogin.example.test"))
+        }
+        #expect(thrown?.code == .malformedResponse)
+    }
+
+    @Test("state, verifier and nonce never show in its description or mirror")
+    func redacted() throws {
+        let request = try authorization()
+        let printed = "\(request) \(String(reflecting: request)) \(Mirror(reflecting: request).children.map { "\($0.value)" })"
+        #expect(!printed.contains(request.state))
+        #expect(!printed.contains(request.codeVerifier))
+    }
+}
+
+// MARK: - Test doubles
+
+/// The RFC 7636 Appendix B verifier's bytes for the first call, counting bytes after, so state
+/// and nonce differ; SHA-256 from a table of the one input the tests hash.
+final class FixedCryptography: SignInCryptography {
+    static let appendixBVerifierBytes: [UInt8] = [
+        116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186,
+        22, 212, 37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121,
+    ]
+    private let calls = Mutex(0)
+
+    func sha256(_ data: Data) -> Data {
+        // Only the Appendix B verifier is ever hashed here; its digest is the RFC's.
+        Data(base64Encoded: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw+cM=") ?? Data()
+    }
+
+    func randomBytes(count: Int) -> Data {
+        let call = calls.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        if call == 1, count == 32 { return Data(Self.appendixBVerifierBytes) }
+        return Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ call) })
+    }
+}
+
+/// A clock whose waits last until cancelled: the redirect always comes first.
+struct WaitingClock: Clock {
+    var now: Date { Fixtures.epoch }
+    func sleep(for seconds: TimeInterval) async throws {
+        try await Task.sleep(nanoseconds: 3_600_000_000_000)
+    }
+}
+
+final class SpyBrowser: BrowserOpener, Sendable {
+    private let urls = Mutex<[URL]>([])
+    var opened: [URL] { urls.withLock { $0 } }
+    func open(_ url: URL) async throws -> Bool {
+        urls.withLock { $0.append(url) }
+        return true
+    }
+}
+
+/// An in-memory redirect endpoint: the test delivers the browser's return.
+final class ScriptedListener: RiderDomain.LoopbackListener, AuthorizationRedirectEndpoint, Sendable {
+    static let redirectURI = "http://127.0.0.1:50000/callback"
+    var redirectURI: URL { URL(string: ScriptedListener.redirectURI)! }
+    private let stream = AsyncStream<URL>.makeStream()
+    private let finished = Mutex<[RedirectPage]>([])
+    private let paths = Mutex<[String]>([])
+
+    var pages: [RedirectPage] { finished.withLock { $0 } }
+    var listenedPaths: [String] { paths.withLock { $0 } }
+
+    func deliver(_ text: String) {
+        if let url = URL(string: text) { stream.continuation.yield(url) }
+    }
+
+    func listen(path: String) async throws -> any AuthorizationRedirectEndpoint {
+        paths.withLock { $0.append(path) }
+        return self
+    }
+
+    func redirect() async throws -> URL {
+        for await url in stream.stream { return url }
+        throw CancellationError()
+    }
+
+    func finish(with page: RedirectPage) async {
+        finished.withLock { $0.append(page) }
+    }
+}
