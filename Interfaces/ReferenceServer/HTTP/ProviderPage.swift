@@ -7,9 +7,13 @@ import NIOCore
 enum ProviderPage {
     /// Nothing but inline styles, forms posting back here, and never inside a frame
     /// (clickjacking a consent button is the classic attack on such a page).
-    static var securityHeaders: HTTPFields {
+    /// - Parameter formActions: origins besides this one a form may end up at: browsers apply
+    ///   `form-action` to the redirects after a submission too, so the authorization page names
+    ///   the redirect URI's origin it sends the browser back to.
+    static func securityHeaders(formActions: [String] = []) -> HTTPFields {
+        let targets = (["'self'"] + formActions).joined(separator: " ")
         var headers: HTTPFields = [
-            .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+            .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; form-action \(targets)",
             .cacheControl: "no-store",
         ]
         // Header names swift-http-types has no constant for; both are valid tokens, so they parse.
@@ -20,8 +24,9 @@ enum ProviderPage {
     }
 
     /// A response carrying `html`, with the page's security headers.
-    static func response(_ html: String, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {
-        var headers = securityHeaders
+    static func response(_ html: String, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:],
+                         formActions: [String] = []) -> Response {
+        var headers = securityHeaders(formActions: formActions)
         headers[.contentType] = "text/html; charset=utf-8"
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))

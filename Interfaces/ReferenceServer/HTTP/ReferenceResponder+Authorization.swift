@@ -50,7 +50,8 @@ extension ReferenceResponder {
         let id = await store.startAuthorization(ReferenceStore.AuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, scope: scope, state: state, nonce: query["nonce"],
             codeChallenge: challenge))
-        return ProviderPage.response(AuthorizationPage.form(requestID: id, clientID: clientID, scope: scope))
+        return ProviderPage.response(AuthorizationPage.form(requestID: id, clientID: clientID, scope: scope),
+                                     formActions: [Self.origin(of: redirectURI)])
     }
 
     /// `POST /oauth2/authorize`: the person signs in and allows or denies; the browser is then
@@ -77,7 +78,7 @@ extension ReferenceResponder {
         func again(_ message: String, _ status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
             ProviderPage.response(AuthorizationPage.form(requestID: requestID, clientID: waiting.clientID,
                                                          scope: waiting.scope, email: email, message: message),
-                                  status: status, headers: headers)
+                                  status: status, headers: headers, formActions: [Self.origin(of: waiting.redirectURI)])
         }
         guard !email.isEmpty, let password = form["password"], !password.isEmpty else {
             return again("Enter your email and password.", .badRequest)
@@ -111,9 +112,16 @@ extension ReferenceResponder {
         components.queryItems = items
         // URLComponents leaves "+" alone in queries, where a form decoder reads a space.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        var headers = ProviderPage.securityHeaders
+        var headers = ProviderPage.securityHeaders()
         headers[.location] = components.string ?? redirectURI
         return Response(status: .seeOther, headers: headers)
+    }
+
+    /// `http://127.0.0.1:49152` of a checked loopback redirect URI, for the page's `form-action`.
+    private static func origin(of redirectURI: String) -> String {
+        guard let components = URLComponents(string: redirectURI), let host = components.host else { return "'none'" }
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "http://\(bracketed)" + (components.port.map { ":\($0)" } ?? "")
     }
 
     /// RFC 8252 §7.3: `http` to a loopback IP literal, any port, no fragment; `localhost` is

@@ -98,7 +98,17 @@ struct WebDriver: Sendable {
 
     /// Presses the element with this id (a button submits its form, and the next page loads).
     func click(_ id: String) async throws {
-        _ = try await command("POST", "element/\(try element(id))/click", [:])
+        try await click(css: "#\(id)")
+    }
+
+    /// Presses the first element matching a CSS selector, for pages without ids on their buttons.
+    func click(css selector: String) async throws {
+        _ = try await command("POST", "element/\(try element(css: selector))/click", [:])
+    }
+
+    /// The address the browser shows now (after redirects).
+    func currentURL() async throws -> String {
+        try await command("GET", "url")["value"] as? String ?? ""
     }
 
     /// The value of the element with this id (a field's current text).
@@ -147,9 +157,13 @@ struct WebDriver: Sendable {
     }
 
     private func element(_ id: String) async throws -> String {
-        let found = try await command("POST", "element", ["using": "css selector", "value": "#\(id)"])
+        try await element(css: "#\(id)")
+    }
+
+    private func element(css selector: String) async throws -> String {
+        let found = try await command("POST", "element", ["using": "css selector", "value": selector])
         guard let reference = (found["value"] as? [String: Any])?[Self.elementKey] as? String else {
-            throw Failure(description: "no such element #\(id) on the page: \(found)")
+            throw Failure(description: "no such element \(selector) on the page: \(found)")
         }
         return reference
     }

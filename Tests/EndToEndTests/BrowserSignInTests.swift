@@ -1,0 +1,119 @@
+import Foundation
+import RiderReferenceServer
+import Testing
+
+/// `rider login --web` as a person uses it: rider waits on its loopback redirect while the
+/// provider's page is filled in by a real browser (headless Chromium through WebDriver), which
+/// the provider then sends back to rider.
+@Suite("rider CLI: browser sign-in in headless Chromium", .serialized)
+struct BrowserSignInTests {
+    /// The issuer-only environment with the noting `$BROWSER` (``DeviceSignInTests/issuerOnly``)
+    /// and the public client's id.
+    static func environment(_ server: RunningReferenceServer, _ sandbox: Sandbox) throws
+        -> (environment: [String: String], opened: URL) {
+        var (environment, opened) = try DeviceSignInTests.issuerOnly(server, browser: sandbox)
+        environment["RIDER_CLIENT_ID"] = PublicOAuthClient.id
+        return (environment, opened)
+    }
+
+    /// Signs in on the page `page` and presses `button` (`approve` or `deny`); returns the
+    /// address and the heading of the page rider's listener answered with.
+    static func answerInBrowser(_ page: URL, button: String) async throws -> (url: String, heading: String) {
+        try await WebDriver.withBrowser { browser in
+            try await browser.open(page)
+            #expect(try await browser.waitFor("#client") == PublicOAuthClient.id)
+            try await browser.type(Demo.email, into: "email")
+            try await browser.type(Demo.password, into: "password")
+            try await browser.click(button)
+            let heading = try await browser.waitFor("#title")
+            return (try await browser.currentURL(), heading)
+        }
+    }
+
+    @Test("signed in on the provider's page: the browser comes back to rider's loopback, which says so; the session works; the code never shows in rider's output, even --verbose")
+    func approve() async throws {
+        try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
+            let (environment, opened) = try Self.environment(server, sandbox)
+            async let login = sandbox.rider(["login", "--web", "--verbose"], environment: environment)
+            let page = try await DeviceSignInTests.openedPage(opened)
+            #expect(page.path == "/oauth2/authorize")
+
+            let (landed, heading) = try await Self.answerInBrowser(page, button: "approve")
+            #expect(heading == "Signed in")
+            #expect(landed.hasPrefix("http://127.0.0.1:"), "\(landed)")
+            let run = try await login
+            #expect(run.status == 0, "\(run)")
+            let code = try #require(URLComponents(string: landed)?.queryItems?.first { $0.name == "code" }?.value)
+            #expect(!run.stdout.contains(code) && !run.stderr.contains(code), "\(run)")
+            #expect(run.stderr.contains(page.absoluteString), "the page is printed for a browser opened by hand")
+
+            let whoami = try await sandbox.rider(["whoami"], environment: environment)
+            #expect(whoami.status == 0 && whoami.stdout.contains(Demo.email), "\(whoami)")
+            #expect(await server.store.stats().authorizationCodeGrants == 1)
+        }
+    }
+
+    @Test("denied on the provider's page: rider ends its wait with exit 3 and stores nothing; the browser hears why")
+    func deny() async throws {
+        try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
+            let (environment, opened) = try Self.environment(server, sandbox)
+            async let login = sandbox.rider(["login", "--web"], environment: environment)
+            let page = try await DeviceSignInTests.openedPage(opened)
+            let (_, heading) = try await Self.answerInBrowser(page, button: "deny")
+            #expect(heading == "The sign-in did not go through")
+            let run = try await login
+            #expect(run.status == 3, "\(run)")
+            #expect(run.stderr.contains("declined"), "\(run)")
+            #expect(sandbox.sessionFile() == nil, "nothing stored")
+        }
+    }
+
+    @Test("plain rider login against a provider without the password grant, with a browser at hand, signs in in the browser")
+    func chosenWhenPasswordGrantIsOff() async throws {
+        var configuration = DeviceSignInTests.configuration
+        configuration.passwordGrant = false
+        try await withSandboxedReferenceServer(configuration) { server, sandbox in
+            let (environment, opened) = try Self.environment(server, sandbox)
+            async let login = sandbox.rider(["login"], environment: environment)
+            let page = try await DeviceSignInTests.openedPage(opened)
+            #expect(page.path == "/oauth2/authorize")
+            #expect(try await Self.answerInBrowser(page, button: "approve").heading == "Signed in")
+            let run = try await login
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stderr.contains("signing in with the browser"), "\(run)")
+        }
+    }
+
+    @Test("an answer with a forged state reaching the loopback is refused: exit 3, nothing stored, no token request")
+    func forgedState() async throws {
+        try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
+            let (environment, opened) = try Self.environment(server, sandbox)
+            async let login = sandbox.rider(["login", "--web"], environment: environment)
+            let page = try await DeviceSignInTests.openedPage(opened)
+            let redirect = try #require(URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?
+                .first { $0.name == "redirect_uri" }?.value)
+            let forged = try #require(URL(string: redirect + "?code=stolen&state=forged&iss="
+                + (server.baseURL.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")))
+            let answer = try await WebDriver.withBrowser { browser in
+                try await browser.open(forged)
+                return try await browser.waitFor("#message")
+            }
+            #expect(answer.contains("state does not match"))
+            let run = try await login
+            #expect(run.status == 3, "\(run)")
+            #expect(sandbox.sessionFile() == nil)
+            #expect(await server.store.stats().authorizationCodeGrants == 0)
+        }
+    }
+
+    @Test("no answer within --timeout: exit 3, nothing stored, the port closed")
+    func timeout() async throws {
+        try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
+            let (environment, _) = try Self.environment(server, sandbox)
+            let run = try await sandbox.rider(["login", "--web", "--timeout", "1"], environment: environment)
+            #expect(run.status == 3, "\(run)")
+            #expect(run.stderr.contains("within 1 s"), "\(run)")
+            #expect(sandbox.sessionFile() == nil)
+        }
+    }
+}
