@@ -30,7 +30,10 @@ let package = Package(
         // Default traits pull swift-configuration in; the reference server does not need it.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // scrypt and AES-GCM for the encrypted session file; never hand-written crypto.
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // JOSE: the id_token's signature against the provider's JWKS (RFC 7515, 7517), and the
+        // reference server's signing of it. Needs swift-crypto 4.
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         // SQLite with FTS5, WAL pools and migrations for the user cache (issue #5).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The default HTTP transport on Linux: on loopback URLSession reached a quarter of a raw
@@ -76,7 +79,16 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Infrastructure",
-            exclude: ["CLibSecret", "URLSession"],
+            exclude: ["CLibSecret", "URLSession", "OpenIDConnect"],
+            swiftSettings: strict
+        ),
+        // The id_token's signature check, over jwt-kit: a module of its own, because importing
+        // JWTKit changes how Glibc's `stat` resolves across a whole module under
+        // MemberImportVisibility, and the sanitized build then need not compile jwt-kit either.
+        .target(
+            name: "RiderOpenIDConnect",
+            dependencies: ["RiderDomain", .product(name: "JWTKit", package: "jwt-kit")],
+            path: "Infrastructure/OpenIDConnect",
             swiftSettings: strict
         ),
         .target(name: "RiderURLSession", dependencies: ["RiderDomain"], path: "Infrastructure/URLSession",
@@ -85,7 +97,7 @@ let package = Package(
         // MARK: Interfaces
         .target(
             name: "RiderKit",
-            dependencies: ["RiderDomain", "RiderApplication", "RiderInfrastructure"],
+            dependencies: ["RiderDomain", "RiderApplication", "RiderInfrastructure", "RiderOpenIDConnect"],
             path: "Interfaces/RiderKit",
             swiftSettings: strict
         ),
@@ -112,8 +124,9 @@ let package = Package(
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                // SHA-256 for PKCE (already built for Infrastructure).
+                // SHA-256 for PKCE, and signing id_tokens (both already built for Infrastructure).
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             path: "Interfaces/ReferenceServer",
             swiftSettings: strict

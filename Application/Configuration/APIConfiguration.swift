@@ -104,6 +104,12 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
         return try Self.appendingQuery(query, to: url)
     }
 
+    /// Whether the scope asks for OpenID Connect (`openid`): then the provider identifies the
+    /// account with an id_token or at its userinfo endpoint.
+    package var requestsOpenID: Bool {
+        scope?.split(separator: " ").contains("openid") ?? false
+    }
+
     public var description: String {
         "APIConfiguration(baseURL: \(baseURL), tokenPath: \(tokenPath), clientID: \(clientID ?? "none"), "
             + "clientSecret: \(clientSecret == nil ? "none" : "<redacted>"))"

@@ -14,6 +14,9 @@ package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDe
     package var expiresAtServerTime: Date?
     /// The server's clock when it answered (its `Date` header), to measure the device's skew.
     package var serverDate: Date?
+    /// The OpenID Connect id_token, when the provider sent one: read for the account's identity
+    /// once verified, never stored.
+    package var idToken: String?
 
     /// The longest lifetime believed; a larger value is treated as this, so a server bug cannot
     /// make a token look valid for centuries.
@@ -64,7 +67,8 @@ package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDe
 
     package var description: String {
         "TokenGrant(userID: \(userID?.rawValue ?? "unknown"), lifetime: \(lifetime.map { "\($0)s" } ?? "unknown"), "
-            + "accessToken: <redacted>, refreshToken: \(refreshToken == nil ? "none" : "<redacted>"))"
+            + "accessToken: <redacted>, refreshToken: \(refreshToken == nil ? "none" : "<redacted>"), "
+            + "idToken: \(idToken == nil ? "none" : "<redacted>"))"
     }
 
     package var debugDescription: String { description }
@@ -74,6 +78,7 @@ package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDe
         Mirror(self, children: [
             "userID": userID as Any, "lifetime": lifetime as Any, "role": role as Any,
             "accessToken": "<redacted>", "refreshToken": refreshToken == nil ? "none" : "<redacted>",
+            "idToken": idToken == nil ? "none" : "<redacted>",
         ], displayStyle: .struct)
     }
 }

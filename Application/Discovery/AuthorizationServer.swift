@@ -137,4 +137,24 @@ package struct AuthorizationServer: Sendable {
         return BrowserSignIn(endpoint: endpoint, issuer: metadata.issuer,
                              issuerIsRequired: metadata.authorizationResponseIssParameterSupported)
     }
+
+    /// What checking an OpenID Connect sign-in needs of the provider.
+    package struct OpenID: Sendable {
+        /// The issuer an id_token's `iss` must name.
+        package var issuer: String
+        /// The provider's signing keys (`jwks_uri`), if it names them.
+        package var keySet: URL?
+        /// Its userinfo endpoint, if it names one.
+        package var userinfo: URL?
+    }
+
+    /// The issuer, key set and userinfo endpoint (each explicit setting winning), or `nil`
+    /// without an issuer, when nothing can be checked against one.
+    /// - Throws: what discovery throws.
+    package func openID() async throws -> OpenID? {
+        guard let discovery else { return nil }
+        let metadata = try await discovery.metadata().metadata
+        let endpoints = metadata.endpoints.overridden(by: explicit)
+        return OpenID(issuer: metadata.issuer, keySet: endpoints.jwks, userinfo: endpoints.userinfo)
+    }
 }

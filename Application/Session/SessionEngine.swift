@@ -16,6 +16,9 @@ public actor SessionEngine {
     private let configuration: APIConfiguration
     /// Where token and revocation requests go (the configured paths, or what discovery names).
     private let authorizationServer: AuthorizationServer
+    /// The provider's signing keys, for id_tokens; `nil` when no verifier was given (id_tokens
+    /// are then not read, and a sign-in that requires one is refused).
+    private let keys: ProviderKeys?
     private let transport: any HTTPTransport
     private let vault: any TokenVault
     private let lock: any RefreshLock
@@ -94,12 +97,16 @@ public actor SessionEngine {
     ///   - emailOfAccount: the expired account's email, to prefill the question (the cache knows it).
     ///   - authorizationServer: where token and revocation requests go; the configuration's own
     ///     paths unless told (an issuer's discovered endpoints, for example).
+    ///   - idTokenVerifier: checks id_tokens' signatures (OpenID Connect); without one they are
+    ///     not read.
     package init(configuration: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
                 metrics: any MetricsRecorder = NoMetrics(), reauthentication: Reauthentication? = nil,
                 emailOfAccount: @escaping @Sendable (UserID) async -> String? = { _ in nil },
-                authorizationServer: AuthorizationServer? = nil) {
+                authorizationServer: AuthorizationServer? = nil,
+                idTokenVerifier: (any IDTokenSignatureVerifier)? = nil) {
         self.authorizationServer = authorizationServer ?? AuthorizationServer(configuration: configuration)
+        self.keys = idTokenVerifier.map(ProviderKeys.init(verifier:))
         self.reauthentication = reauthentication
         self.emailOfAccount = emailOfAccount
         self.configuration = configuration
@@ -241,22 +248,70 @@ public actor SessionEngine {
         let tokens = try await authorizationServer.resolvedConfiguration()
         let grant = try await send(API.authorizationCodeGrant(code, codeVerifier: authorization.codeVerifier,
                                                               redirectURI: authorization.redirectURI, in: tokens))
-        return try await signIn(issuedBy: grant)
+        return try await signIn(issuedBy: grant, nonce: authorization.nonce)
     }
 
-    /// Signs in with tokens the token endpoint just issued, whatever the grant.
-    private func signIn(issuedBy grant: TokenGrant) async throws -> Session {
-        try await signIn(with: grant) { provisional in
+    /// Signs in with tokens the token endpoint just issued, whatever the grant. The account is
+    /// the id_token's subject once the token is verified (OpenID Connect), else the `user_id` the
+    /// server named, else the subject its userinfo endpoint names, else the API's current user.
+    /// - Parameter nonce: the `nonce` a browser sign-in sent; its id_token is then required.
+    private func signIn(issuedBy grant: TokenGrant, nonce: String? = nil) async throws -> Session {
+        var grant = grant
+        do {
+            if let subject = try await verifiedSubject(of: grant, nonce: nonce) {
+                if let stated = grant.userID, stated.rawValue != subject {
+                    throw RiderError.untrustedAuthorizationResponse("the id_token names another account than the "
+                        + "token response")
+                }
+                grant.userID = UserID(subject)
+            }
+        } catch {
+            // Tokens were issued that nobody will keep: end them on the server too.
+            if let issued = try? session(from: grant, userID: UserID(""), previous: nil) { await revokeUnkept(issued) }
+            throw error
+        }
+        let userinfo = configuration.requestsOpenID ? try? await authorizationServer.openID()?.userinfo : nil
+        return try await signIn(with: grant) { provisional in
+            if let userinfo {
+                return (UserID(try await self.send(API.userinfoSubject(at: userinfo), as: provisional)), nil)
+            }
             // A standard OAuth server need not say whose token it is: ask the API.
             let me = try await self.send(API.me(in: self.configuration), as: provisional)
             return (me.id, me.role)
         } revoke: { session in
-            // The server issued tokens nobody can keep (for example the vault has no passphrase):
-            // revoke them rather than leave a live refresh token behind.
-            guard let revocations = try? await self.authorizationServer.revocationConfiguration() else { return }
-            for revocation in API.revocations(of: session, in: revocations) {
-                _ = try? await self.send(revocation)
+            // The server issued tokens nobody can keep (for example the vault has no passphrase).
+            await self.revokeUnkept(session)
+        }
+    }
+
+    /// The id_token's subject, once its signature and claims are checked (OpenID Connect Core
+    /// §3.1.3.7); `nil` when there is none, or none RiderKit can check and none was asked for.
+    private func verifiedSubject(of grant: TokenGrant, nonce: String?) async throws -> String? {
+        guard let idToken = grant.idToken else {
+            if nonce != nil {
+                throw RiderError.untrustedAuthorizationResponse("the provider sent no id_token, though the sign-in "
+                    + "asked for one (openid)")
             }
+            return nil
+        }
+        guard let keys, let openID = try await authorizationServer.openID(), let keySet = openID.keySet,
+              let clientID = configuration.clientID else {
+            if nonce != nil {
+                throw RiderError.invalidConfiguration("the id_token cannot be checked: set issuer (its metadata "
+                    + "names jwks_uri) and client_id")
+            }
+            return nil
+        }
+        let payload = try await keys.verifiedPayload(of: idToken) { try await self.send(API.keySet(at: keySet)) }
+        return try IDTokenClaims.checked(payload, issuer: openID.issuer, clientID: clientID, nonce: nonce,
+                                         now: clock.now).subject
+    }
+
+    /// Revokes tokens just issued that will not be kept, where the provider can revoke.
+    private func revokeUnkept(_ session: Session) async {
+        guard let revocations = try? await authorizationServer.revocationConfiguration() else { return }
+        for revocation in API.revocations(of: session, in: revocations) {
+            _ = try? await send(revocation)
         }
     }
 

@@ -3,6 +3,7 @@ import Logging
 import RiderApplication
 import RiderDomain
 import RiderInfrastructure
+import RiderOpenIDConnect
 
 /// The composition root: every use case, wired to a set of adapters.
 ///
@@ -119,7 +120,8 @@ public struct RiderKit: Sendable {
         let sessions = SessionEngine(configuration: api, transport: network, vault: vault, clock: clock, lock: lock,
                                      metrics: metrics ?? NoMetrics(), reauthentication: reauthentication,
                                      emailOfAccount: { try? await cache.user(id: $0)?.value.email },
-                                     authorizationServer: authorizationServer)
+                                     authorizationServer: authorizationServer,
+                                     idTokenVerifier: JWTKitSignatureVerifier())
         let loginUseCase = Login(sessions: sessions)
         let client = APIClient(configuration: api, pipeline: RequestPipeline(transport: transport, middlewares: Self.pipeline(
             sessions: sessions, reauthenticates: reauthentication != nil, clock: clock, identity: identity,

@@ -11,9 +11,12 @@ struct TokenResponseDTO: Decodable, Sendable {
     var userID: String?
     var role: String?
     var scope: String?
+    /// OpenID Connect's id_token (Core §3.1.3.3), checked later against the provider's keys.
+    var idToken: String?
 
     enum CodingKeys: String, CodingKey {
         case scope, role
+        case idToken = "id_token"
         case accessToken = "access_token"
         case tokenType = "token_type"
         case expiresIn = "expires_in"
@@ -63,6 +66,11 @@ struct TokenResponseDTO: Decodable, Sendable {
         guard type.caseInsensitiveCompare("Bearer") == .orderedSame else {
             throw RiderError.unsupportedTokenType(type.isEmpty ? "none" : ProblemMapping.clip(type))
         }
+        // A compact JWS is base64url and dots only; anything else cannot be one.
+        if let idToken, !Self.isUsable(idToken, allowingSpace: false) {
+            throw RiderError.malformedResponse("the id_token is not a usable token (over 16 KiB, or with characters "
+                + "outside visible ASCII)")
+        }
         let lifetime = TokenGrant.sanitizedLifetime(expiresIn?.value)
         return TokenGrant(
             accessToken: accessToken,
@@ -71,7 +79,8 @@ struct TokenResponseDTO: Decodable, Sendable {
             userID: userID.flatMap { $0.isEmpty ? nil : UserID($0) },
             role: role.map(Role.init(rawValue:)),
             expiresAtServerTime: lifetime == nil ? JWTExpiry.expiry(ofToken: accessToken) : nil,
-            serverDate: serverDate
+            serverDate: serverDate,
+            idToken: idToken.flatMap { $0.isEmpty ? nil : $0 }
         )
     }
 

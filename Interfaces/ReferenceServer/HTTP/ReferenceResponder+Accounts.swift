@@ -23,3 +23,19 @@ extension ReferenceResponder {
         return try Responses.json(UserBody(user), headers: Self.noStore)
     }
 }
+
+extension ReferenceResponder {
+    /// `GET /userinfo` (OpenID Connect Core §5.3): who the access token's account is.
+    func userinfo(_ request: Request) async throws -> Response {
+        let user = try await authenticate(request)
+        return try Responses.json(UserinfoBody(sub: user.id, email: user.email, name: user.displayName),
+                                  headers: Self.noStore)
+    }
+}
+
+/// The userinfo answer: the subject and the standard claims the server knows (Core §5.1).
+struct UserinfoBody: Encodable, Sendable {
+    let sub: String
+    let email: String
+    let name: String
+}

@@ -15,6 +15,8 @@ extension ReferenceResponder {
             authorizationEndpoint: origin + "/oauth2/authorize",
             tokenEndpoint: origin + "/auth/token",
             revocationEndpoint: origin + "/auth/revoke",
+            jwksURI: origin + "/jwks.json",
+            userinfoEndpoint: origin + "/userinfo",
             deviceAuthorizationEndpoint: origin + "/oauth2/device_authorization",
             grantTypesSupported: (passwordGrant ? ["password"] : [])
                 + ["authorization_code", "refresh_token", TokenEndpointError.deviceCodeGrantType],
@@ -22,6 +24,9 @@ extension ReferenceResponder {
             codeChallengeMethodsSupported: ["S256"],
             authorizationResponseIssParameterSupported: true,
             tokenEndpointAuthMethodsSupported: ["none"],
+            idTokenSigningAlgValuesSupported: ["ES256"],
+            subjectTypesSupported: ["public"],
+            scopesSupported: ["openid", "email", "profile"],
             revocationEndpointAuthMethodsSupported: ["none"])
         return try Responses.json(body, headers: [.cacheControl: "public, max-age=\(ProviderMetadataBody.maxAge)"])
     }
@@ -36,6 +41,9 @@ struct ProviderMetadataBody: Encodable, Sendable {
     let authorizationEndpoint: String
     let tokenEndpoint: String
     let revocationEndpoint: String
+    /// OpenID Connect Discovery §3.
+    let jwksURI: String
+    let userinfoEndpoint: String
     /// RFC 8628 §4.
     let deviceAuthorizationEndpoint: String
     let grantTypesSupported: [String]
@@ -45,6 +53,9 @@ struct ProviderMetadataBody: Encodable, Sendable {
     /// RFC 9207 §3.
     let authorizationResponseIssParameterSupported: Bool
     let tokenEndpointAuthMethodsSupported: [String]
+    let idTokenSigningAlgValuesSupported: [String]
+    let subjectTypesSupported: [String]
+    let scopesSupported: [String]
     let revocationEndpointAuthMethodsSupported: [String]
 
     enum CodingKeys: String, CodingKey {
@@ -52,6 +63,11 @@ struct ProviderMetadataBody: Encodable, Sendable {
         case authorizationEndpoint = "authorization_endpoint"
         case tokenEndpoint = "token_endpoint"
         case revocationEndpoint = "revocation_endpoint"
+        case jwksURI = "jwks_uri"
+        case userinfoEndpoint = "userinfo_endpoint"
+        case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+        case subjectTypesSupported = "subject_types_supported"
+        case scopesSupported = "scopes_supported"
         case deviceAuthorizationEndpoint = "device_authorization_endpoint"
         case grantTypesSupported = "grant_types_supported"
         case responseTypesSupported = "response_types_supported"

@@ -73,17 +73,19 @@ extension ReferenceResponder {
     }
 }
 
-/// RFC 6749 §5.1 and nothing else.
+/// RFC 6749 §5.1, and OpenID Connect's id_token when `openid` was asked for.
 struct StandardTokenResponseBody: Encodable, Sendable {
     let accessToken: String
     let tokenType = "bearer"
     let expiresIn: Int?
     let refreshToken: String
+    let idToken: String?
 
     init(_ pair: TokenPair) {
         accessToken = pair.accessToken
         expiresIn = pair.expiresIn
         refreshToken = pair.refreshToken
+        idToken = pair.idToken
     }
 
     enum CodingKeys: String, CodingKey {
@@ -91,5 +93,6 @@ struct StandardTokenResponseBody: Encodable, Sendable {
         case tokenType = "token_type"
         case expiresIn = "expires_in"
         case refreshToken = "refresh_token"
+        case idToken = "id_token"
     }
 }

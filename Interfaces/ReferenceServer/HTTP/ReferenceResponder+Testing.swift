@@ -14,6 +14,25 @@ extension ReferenceResponder {
         return Response(status: .noContent)
     }
 
+    /// `POST /_test/rotate-signing-key`: a new id_token signing key; the key set keeps the
+    /// previous one, so clients holding the old set meet an unknown `kid`.
+    func testRotateSigningKey() async -> Response {
+        await idTokens.rotate()
+        return Response(status: .noContent)
+    }
+
+    /// `POST /_test/spoil-next-id-token?fault=signature|audience|nonce|expired|issuer`: the next
+    /// id_token comes out wrong in that one way, for clients' refusal tests.
+    func testSpoilNextIDToken(_ request: Request) async throws -> Response {
+        guard let name = request.uri.queryParameters["fault"].map(String.init),
+              let fault = IDTokenSigner.Fault(rawValue: name) else {
+            throw APIProblem.badRequest(detail: "fault must be one of "
+                + IDTokenSigner.Fault.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+        }
+        await idTokens.spoilNext(fault)
+        return Response(status: .noContent)
+    }
+
     /// `GET|POST /_test/redirect?to=URL&status=307`: redirects anywhere, to test that clients
     /// keep credentials on same-origin redirects and drop them on cross-origin ones.
     func testRedirect(_ request: Request) throws -> Response {

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
@@ -69,7 +70,7 @@ extension ReferenceResponder {
             let deviceCode = try Self.required(form, "device_code")
             let clientID = try Self.requestingClient(request, form: form)
             switch await store.deviceCodeGrant(deviceCode: deviceCode, clientID: clientID) {
-            case .granted(let pair): return pair
+            case .granted(let pair): return try await withIDToken(pair, audience: clientID, nonce: nil)
             case .pending: throw TokenEndpointError.authorizationPending
             case .slowDown: throw TokenEndpointError.slowDown
             case .denied: throw TokenEndpointError.accessDenied
@@ -82,12 +83,22 @@ extension ReferenceResponder {
             let clientID = try Self.requestingClient(request, form: form)
             switch await store.authorizationCodeGrant(code: code, clientID: clientID, redirectURI: form["redirect_uri"],
                                                       codeVerifier: form["code_verifier"]) {
-            case .granted(let pair, _): return pair
+            case .granted(let pair, let nonce): return try await withIDToken(pair, audience: clientID, nonce: nonce)
             case .invalid(let reason): throw TokenEndpointError.invalidGrant(reason)
             }
         default:
             throw TokenEndpointError.unsupportedGrantType
         }
+    }
+
+    /// `pair` with an id_token (OpenID Connect Core §3.1.3.3) when its scope asks for `openid`
+    /// and a client id names the audience.
+    private func withIDToken(_ pair: TokenPair, audience: String?, nonce: String?) async throws -> TokenPair {
+        guard let audience, pair.scope?.split(separator: " ").contains("openid") == true else { return pair }
+        var pair = pair
+        pair.idToken = try await idTokens.sign(user: pair.user, audience: audience, nonce: nonce,
+                                               issuer: await store.origin, now: Date())
+        return pair
     }
 
     /// The form body, with every failure expressed as `invalid_request`.

@@ -18,6 +18,8 @@ struct ReferenceResponder: HTTPResponder {
     let testHooks: Bool
     /// Whether the token endpoint takes the password grant (`--no-password-grant` turns it off).
     let passwordGrant: Bool
+    /// Signs id_tokens and publishes the key set.
+    let idTokens: IDTokenSigner
     let logger: Logger
 
     func respond(to request: Request, context: ReferenceRequestContext) async throws -> Response {
@@ -85,6 +87,10 @@ struct ReferenceResponder: HTTPResponder {
         case .deviceDecision: await deviceDecision(request, client: client)
         case .authorizationPage: await authorizationPage(request)
         case .authorizationDecision: await authorizationDecision(request, client: client)
+        case .keySet: try Responses.json(await idTokens.keySet(), headers: [.cacheControl: "public, max-age=3600"])
+        case .userinfo: try await userinfo(request)
+        case .testRotateSigningKey: await testRotateSigningKey()
+        case .testSpoilNextIDToken: try await testSpoilNextIDToken(request)
         case .openIDConfiguration, .authorizationServerMetadata: try await providerMetadata()
         case .testStats: try await testStats()
         case .testRedirect: try testRedirect(request)

@@ -29,12 +29,16 @@ enum Route: Sendable, Equatable {
     case deviceDecision
     case authorizationPage
     case authorizationDecision
+    case keySet
+    case userinfo
     case openIDConfiguration
     case authorizationServerMetadata
     case testStats
     case testRedirect
     case testEchoHeaders
     case testExpireAccessTokens
+    case testRotateSigningKey
+    case testSpoilNextIDToken
 
     /// The outcome of matching a request line.
     enum Match: Sendable, Equatable {
@@ -60,7 +64,8 @@ enum Route: Sendable, Equatable {
     /// Served only with ``ReferenceServerConfiguration/enableTestHooks``.
     var isTestHook: Bool {
         switch self {
-        case .testStats, .testRedirect, .testEchoHeaders, .testExpireAccessTokens: true
+        case .testStats, .testRedirect, .testEchoHeaders, .testExpireAccessTokens, .testRotateSigningKey,
+             .testSpoilNextIDToken: true
         default: false
         }
     }
@@ -83,12 +88,16 @@ enum Route: Sendable, Equatable {
         case "/oauth2/device_authorization": return [(.post, .deviceAuthorization)]
         case "/device": return [(.get, .devicePage), (.post, .deviceDecision)]
         case "/oauth2/authorize": return [(.get, .authorizationPage), (.post, .authorizationDecision)]
+        case "/jwks.json": return [(.get, .keySet)]
+        case "/userinfo": return [(.get, .userinfo)]
         case "/.well-known/openid-configuration": return [(.get, .openIDConfiguration)]
         case "/.well-known/oauth-authorization-server": return [(.get, .authorizationServerMetadata)]
         case "/_test/stats": return [(.get, .testStats)]
         case "/_test/redirect": return [(.get, .testRedirect), (.post, .testRedirect)]
         case "/_test/echo-headers": return [(.get, .testEchoHeaders), (.post, .testEchoHeaders)]
         case "/_test/expire-access-tokens": return [(.post, .testExpireAccessTokens)]
+        case "/_test/rotate-signing-key": return [(.post, .testRotateSigningKey)]
+        case "/_test/spoil-next-id-token": return [(.post, .testSpoilNextIDToken)]
         default: break
         }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)

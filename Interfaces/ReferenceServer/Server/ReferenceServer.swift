@@ -93,6 +93,7 @@ public enum ReferenceServer {
                 maximumAvatarSize: configuration.maximumAvatarSize,
                 testHooks: configuration.enableTestHooks,
                 passwordGrant: configuration.passwordGrant,
+                idTokens: IDTokenSigner(),
                 logger: logger
             ),
             configuration: ApplicationConfiguration(

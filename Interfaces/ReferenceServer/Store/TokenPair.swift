@@ -6,4 +6,6 @@ struct TokenPair: Sendable {
     let expiresIn: Int?
     let user: ReferenceUser
     let scope: String?
+    /// The OpenID Connect id_token, for grants that asked for `openid` with a client id.
+    var idToken: String?
 }

@@ -8,6 +8,7 @@ struct TokenResponseBody: Encodable, Sendable {
     let userID: String
     let role: String
     let scope: String?
+    let idToken: String?
 
     init(_ pair: TokenPair) {
         accessToken = pair.accessToken
@@ -16,6 +17,7 @@ struct TokenResponseBody: Encodable, Sendable {
         userID = pair.user.id
         role = pair.user.role.rawValue
         scope = pair.scope
+        idToken = pair.idToken
     }
 
     enum CodingKeys: String, CodingKey {
@@ -25,5 +27,6 @@ struct TokenResponseBody: Encodable, Sendable {
         case expiresIn = "expires_in"
         case refreshToken = "refresh_token"
         case userID = "user_id"
+        case idToken = "id_token"
     }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import RiderDomain
+
+/// The claims of an id_token RiderKit reads (OpenID Connect Core §2), and the checks they must
+/// pass before anyone is believed to be signed in (§3.1.3.7).
+package struct IDTokenClaims: Decodable, Sendable, Equatable {
+    package var issuer: String
+    package var subject: String
+    package var audiences: [String]
+    package var authorizedParty: String?
+    package var expiresAt: Date
+    package var issuedAt: Date
+    package var nonce: String?
+    package var email: String?
+
+    enum CodingKeys: String, CodingKey {
+        case nonce, email
+        case issuer = "iss"
+        case subject = "sub"
+        case audiences = "aud"
+        case authorizedParty = "azp"
+        case expiresAt = "exp"
+        case issuedAt = "iat"
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        issuer = try container.decode(String.self, forKey: .issuer)
+        subject = try container.decode(String.self, forKey: .subject)
+        // `aud` is one string or an array of them (§2).
+        if let one = try? container.decode(String.self, forKey: .audiences) {
+            audiences = [one]
+        } else {
+            audiences = try container.decode([String].self, forKey: .audiences)
+        }
+        authorizedParty = try container.decodeIfPresent(String.self, forKey: .authorizedParty)
+        expiresAt = Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .expiresAt))
+        issuedAt = Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .issuedAt))
+        nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
+        email = try? container.decodeIfPresent(String.self, forKey: .email)
+    }
+
+    /// How far the two clocks may disagree about `exp` and `iat`.
+    package static let leeway: TimeInterval = 300
+
+    /// Reads `payload` and checks it for a sign-in of `clientID` at `issuer`.
+    /// - Parameters:
+    ///   - payload: the verified token's payload.
+    ///   - issuer: the issuer, exactly as its metadata spells it.
+    ///   - clientID: this program's client id.
+    ///   - nonce: the `nonce` the authorization request sent, if it sent one.
+    ///   - now: the device's clock.
+    /// - Throws: `RiderError.untrustedAuthorizationResponse(_:)` naming the claim that failed.
+    package static func checked(_ payload: Data, issuer: String, clientID: String, nonce: String?,
+                                now: Date) throws -> IDTokenClaims {
+        let claims: IDTokenClaims
+        do {
+            claims = try JSONDecoder().decode(IDTokenClaims.self, from: payload)
+        } catch {
+            throw RiderError.untrustedAuthorizationResponse("the id_token lacks a claim OpenID Connect requires "
+                + "(iss, sub, aud, exp, iat)")
+        }
+        func refuse(_ what: String) -> RiderError { .untrustedAuthorizationResponse("the id_token " + what) }
+        guard claims.issuer == issuer else { throw refuse("was issued by \(ProblemMapping.clip(claims.issuer)), not \(issuer)") }
+        guard claims.audiences.contains(clientID) else { throw refuse("was issued for another client (aud)") }
+        // §3.1.3.7 items 4–5: with several audiences the authorized party must be named, and be us.
+        if let party = claims.authorizedParty, party != clientID { throw refuse("was issued to another party (azp)") }
+        if claims.audiences.count > 1, claims.authorizedParty == nil {
+            throw refuse("names several audiences but no authorized party (azp)")
+        }
+        guard now < claims.expiresAt.addingTimeInterval(leeway) else { throw refuse("has expired") }
+        guard claims.issuedAt <= now.addingTimeInterval(leeway) else { throw refuse("was issued in the future (iat)") }
+        if let nonce, claims.nonce != nonce {
+            throw refuse("does not carry the nonce of this sign-in: it may be replayed")
+        }
+        guard !claims.subject.isEmpty, claims.subject.utf8.count <= 255,
+              !claims.subject.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+        else { throw refuse("names no usable subject (sub)") }
+        return claims
+    }
+}
