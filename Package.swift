@@ -190,8 +190,12 @@ let package = Package(
             name: "InfrastructureTests",
             dependencies: [
                 "RiderInfrastructure", "RiderURLSession", "CLibSecret", "RiderReferenceServer", "RiderKit", "TestSupport",
+                "RiderOpenIDConnect",
                 // To write cache files of older and newer schemas.
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // To sign the id_tokens the verifier is given, with keys of every kind.
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             path: "Tests/InfrastructureTests",

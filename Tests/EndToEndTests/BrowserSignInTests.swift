@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import RiderReferenceServer
 import Testing
 
@@ -27,6 +30,79 @@ struct BrowserSignInTests {
             try await browser.click(button)
             let heading = try await browser.waitFor("#title")
             return (try await browser.currentURL(), heading)
+        }
+    }
+
+    /// The person's part without a browser: the page's form posted as a browser posts it, and
+    /// the redirect back to rider's loopback followed (URLSession follows the 303). Returns the
+    /// text of the page rider answered with.
+    static func answerByForm(_ page: URL, server: RunningReferenceServer, action: String = "approve") async throws -> String {
+        let (html, _) = try await URLSession.shared.data(from: page)
+        let text = String(decoding: html, as: UTF8.self)
+        guard let request = text.firstMatch(of: /name="request" value="([^"]+)"/)?.1 else {
+            throw DirectAPI.Failure(description: "no sign-in form at \(page): \(text)")
+        }
+        var form = URLComponents()
+        form.queryItems = [URLQueryItem(name: "request", value: String(request)), URLQueryItem(name: "email", value: Demo.email),
+                           URLQueryItem(name: "password", value: Demo.password), URLQueryItem(name: "action", value: action)]
+        var post = URLRequest(url: server.baseURL.appendingPathComponent("oauth2/authorize"))
+        post.httpMethod = "POST"
+        post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        post.httpBody = Data((form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B").utf8)
+        let (answer, _) = try await URLSession.shared.data(for: post)
+        return String(decoding: answer, as: UTF8.self)
+    }
+
+    /// The environment for OpenID Connect sign-ins: `openid` in the scope.
+    static func openIDEnvironment(_ server: RunningReferenceServer, _ sandbox: Sandbox) throws
+        -> (environment: [String: String], opened: URL) {
+        var (environment, opened) = try environment(server, sandbox)
+        environment["RIDER_SCOPE"] = "openid email"
+        return (environment, opened)
+    }
+
+    static var hooked: ReferenceServerConfiguration {
+        var configuration = DeviceSignInTests.configuration
+        configuration.enableTestHooks = true
+        return configuration
+    }
+
+    @Test("with openid in the scope the account is the verified id_token's subject; after a key rotation the new key is fetched and the next sign-in verifies")
+    func openIDConnect() async throws {
+        try await withSandboxedReferenceServer(Self.hooked) { server, sandbox in
+            let (environment, opened) = try Self.openIDEnvironment(server, sandbox)
+            for round in 0..<2 {
+                try? FileManager.default.removeItem(at: opened)
+                async let login = sandbox.rider(["login", "--web"], environment: environment)
+                let page = try await DeviceSignInTests.openedPage(opened)
+                #expect(URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?
+                    .contains { $0.name == "nonce" } == true)
+                #expect(try await Self.answerByForm(page, server: server).contains("Signed in"))
+                let run = try await login
+                #expect(run.status == 0, "round \(round): \(run)")
+                #expect(run.stdout.contains(Demo.userID), "\(run)")
+                _ = try await DirectAPI(baseURL: server.baseURL).send("POST", "/_test/rotate-signing-key")
+            }
+        }
+    }
+
+    @Test("an id_token that fails a check is refused: exit 3, nothing stored, the browser told",
+          arguments: ["signature", "audience", "nonce", "expired", "issuer"])
+    func spoiledIDToken(fault: String) async throws {
+        try await withSandboxedReferenceServer(Self.hooked) { server, sandbox in
+            let (environment, opened) = try Self.openIDEnvironment(server, sandbox)
+            var hook = URLRequest(url: server.baseURL.appendingPathComponent("_test/spoil-next-id-token"))
+            hook.url = URL(string: hook.url!.absoluteString + "?fault=\(fault)")
+            hook.httpMethod = "POST"
+            _ = try await URLSession.shared.data(for: hook)
+            async let login = sandbox.rider(["login", "--web"], environment: environment)
+            let page = try await DeviceSignInTests.openedPage(opened)
+            let answer = try await Self.answerByForm(page, server: server)
+            #expect(answer.contains("id_token"), "\(answer)")
+            let run = try await login
+            #expect(run.status == 3, "\(run)")
+            #expect(run.stderr.contains("id_token"), "\(run)")
+            #expect(sandbox.sessionFile() == nil, "nothing stored")
         }
     }
 

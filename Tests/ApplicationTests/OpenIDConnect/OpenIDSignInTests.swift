@@ -1,0 +1,109 @@
+import Foundation
+import RiderApplication
+import RiderDomain
+import Testing
+import TestSupport
+
+/// Whose session a standards sign-in is: the verified id_token's subject, else the userinfo
+/// endpoint's, with an issuer's discovered endpoints and a scripted provider.
+@Suite("OpenID Connect identity at sign-in")
+struct OpenIDSignInTests {
+    /// Trusts a token whose middle part is base64url JSON when the key set is `trusted`.
+    struct PayloadVerifier: IDTokenSignatureVerifier {
+        func verifiedPayload(of token: String, keySet: Data) async throws -> Data {
+            guard keySet == Data("trusted".utf8) else { throw IDTokenSignatureFailure.invalidSignature }
+            let parts = token.split(separator: ".")
+            guard parts.count == 3, let payload = Data(base64Encoded: String(parts[1])) else {
+                throw IDTokenSignatureFailure.malformedToken
+            }
+            return payload
+        }
+    }
+
+    struct Rig {
+        let transport = StubTransport()
+        let vault = SpyTokenVault()
+        let listener = ScriptedListener()
+        let configuration: APIConfiguration
+        let sessions: SessionEngine
+        let signIn: SignInWithBrowser
+
+        init() throws {
+            var configuration = try Fixtures.configuration(clientID: "rider-cli")
+            configuration.scope = "openid email"
+            self.configuration = configuration
+            let clock = WaitingClock()
+            let discovery = ProviderDiscovery(
+                configuration: try .init(issuer: try #require(URL(string: ProviderDiscoveryTests.issuer))),
+                transport: transport, cache: MemoryMetadataCache(), clock: ManualClock())
+            let server = AuthorizationServer(configuration: configuration, discovery: discovery)
+            sessions = SessionEngine(configuration: configuration, transport: transport, vault: vault, clock: clock,
+                                     authorizationServer: server, idTokenVerifier: PayloadVerifier())
+            signIn = SignInWithBrowser(sessions: sessions, listener: listener, browser: SpyBrowser(),
+                                       cryptography: FixedCryptography(), clock: clock)
+            transport.stub(.get, ProviderDiscoveryTests.openID, with: .successful(ProviderDiscoveryTests.document()))
+            transport.stub(.get, "/jwks.json", with: .status(200, body: "trusted"))
+            transport.stub(.post, "/oauth/revoke", with: .status(200))
+        }
+
+        /// An id_token whose claims are the good ones with `overrides`, the nonce the one sent.
+        static func idToken(nonce: String, _ overrides: [String: String] = [:]) throws -> String {
+            var claims: [String: Any] = ["iss": ProviderDiscoveryTests.issuer, "sub": "oidc-sub-7", "aud": "rider-cli",
+                                         "exp": Fixtures.epoch.timeIntervalSince1970 + 600,
+                                         "iat": Fixtures.epoch.timeIntervalSince1970, "nonce": nonce]
+            for (name, value) in overrides { claims[name] = value }
+            return "e30." + (try JSONSerialization.data(withJSONObject: claims)).base64EncodedString() + ".sig"
+        }
+
+        /// Signs in; the provider's token response is what `tokens` makes of the nonce sent.
+        func run(tokens: @escaping @Sendable (String) throws -> FixtureJSON) async throws -> Session {
+            let listener = listener
+            let transport = transport
+            return try await signIn { prompt in
+                let query = URLComponents(url: prompt.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                let state = query.first { $0.name == "state" }?.value ?? ""
+                let nonce = query.first { $0.name == "nonce" }?.value ?? ""
+                if let body = try? tokens(nonce) {
+                    transport.stub(.post, "/oauth/token", with: .successful(body))
+                }
+                listener.deliver("\(ScriptedListener.redirectURI)?code=c&state=\(state)&iss=https%3A%2F%2Fid.example.test")
+            }
+        }
+    }
+
+    @Test("the session's account is the verified id_token's subject; the API is not asked who it is")
+    func subjectFromIDToken() async throws {
+        let rig = try Rig()
+        let session = try await rig.run { nonce in
+            Fixtures.tokenResponse(userID: nil, role: nil).setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
+        }
+        #expect(session.userID == UserID("oidc-sub-7"))
+        #expect(rig.transport.count(.get, rig.configuration.mePath) == 0)
+        #expect(rig.transport.count(.get, "/jwks.json") == 1)
+    }
+
+    @Test("an id_token for another nonce, or none at all, is refused: nothing stored, the tokens revoked")
+    func refused() async throws {
+        let bodies: [@Sendable (String) throws -> FixtureJSON] = [{ nonce in
+            Fixtures.tokenResponse(userID: nil).setting("id_token", to: .string(try Rig.idToken(nonce: nonce + "x")))
+        }, { _ in Fixtures.tokenResponse(userID: nil) }]
+        for body in bodies {
+            let rig = try Rig()
+            let thrown = await #expect(throws: RiderError.self) { try await rig.run(tokens: body) }
+            #expect(thrown?.code == .untrustedAuthorizationResponse)
+            #expect(await rig.vault.storedSession == nil)
+            #expect(rig.transport.count(.post, "/oauth/revoke") == 2, "refresh and access token, issued for nothing")
+        }
+    }
+
+    @Test("an id_token naming another account than the server's user_id is refused")
+    func subjectMismatch() async throws {
+        let rig = try Rig()
+        await #expect(throws: RiderError.self) {
+            try await rig.run { nonce in
+                Fixtures.tokenResponse(userID: "u_other").setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
+            }
+        }
+        #expect(await rig.vault.storedSession == nil)
+    }
+}
