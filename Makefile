@@ -114,4 +114,4 @@ examples:
 	  && $(SWIFT) test --skip-build --scratch-path ../../.build
 
 clean:
-	rm -rf .build .venv Sanitizers/.build Fuzz/.build Examples/EmbeddingApp/.build
+	rm -rf .build .venv .venv-peer Sanitizers/.build Fuzz/.build Examples/EmbeddingApp/.build

@@ -31,15 +31,16 @@ struct WebDriver: Sendable {
         driver.standardOutput = FileHandle.nullDevice
         driver.standardError = FileHandle.nullDevice
         try driver.run()
-        defer { driver.terminate() }
         // RiderKit's own transport: FoundationNetworking's URLSession fails on chromedriver's answers here.
         let transport = AsyncHTTPClientTransport()
         do {
             let result = try await withDriver(port: port, transport: transport, body)
             await transport.shutdown()
+            await driver.stop()
             return result
         } catch {
             await transport.shutdown()
+            await driver.stop()
             throw error
         }
     }

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// `rider login --web` and `--device` against django-oauth-toolkit, a provider RiderKit's authors
+/// did not write, with the person's part played in headless Chromium on its own pages.
+@Suite("rider CLI: sign-in against an independent provider (django-oauth-toolkit)", .serialized)
+struct PeerProviderSignInTests {
+    /// rider pointed at the provider's issuer alone (no rider API), as `client`, asking for OpenID.
+    static func environment(_ provider: PeerProvider, client: String, sandbox: Sandbox) throws
+        -> (environment: [String: String], opened: URL) {
+        let (script, opened) = try DeviceSignInTests.browser(in: sandbox)
+        return (["RIDER_BASE_URL": "", "RIDER_ISSUER": provider.issuer.absoluteString, "RIDER_CLIENT_ID": client,
+                 "RIDER_SCOPE": "openid email", "BROWSER": script.path], opened)
+    }
+
+    /// The provider's login form, as a person fills it in.
+    static func signIn(_ browser: WebDriver) async throws {
+        try await browser.type(PeerProvider.email, into: "id_username")
+        try await browser.type(PeerProvider.password, into: "id_password")
+        try await browser.click("id_submit")
+    }
+
+    @Test("browser sign-in: its login and consent pages in Chromium, back on rider's loopback; the verified id_token names the account; logout revokes at the provider")
+    func browser() async throws {
+        try await PeerProvider.with { provider in
+            let sandbox = try Sandbox(server: nil)
+            let (environment, opened) = try Self.environment(provider, client: PeerProvider.browserClient, sandbox: sandbox)
+            async let login = sandbox.rider(["login", "--web"], environment: environment)
+            let page = try await DeviceSignInTests.openedPage(opened)
+            let heading = try await WebDriver.withBrowser { browser in
+                try await browser.open(page)
+                try await Self.signIn(browser)
+                try await browser.click(css: "input[type=submit][name=allow]")
+                return try await browser.waitFor("#title")
+            }
+            #expect(heading == "Signed in")
+            let run = try await login
+            #expect(run.status == 0, "\(run)")
+            #expect(sandbox.sessionFile() != nil)
+
+            let logout = try await sandbox.rider(["logout"], environment: environment)
+            #expect(logout.status == 0, "\(logout)")
+            #expect(logout.stdout.contains("revoked on the server"), "\(logout)")
+        }
+    }
+
+    @Test("device sign-in: the code approved on its verification pages in Chromium; the account from its userinfo endpoint")
+    func device() async throws {
+        try await PeerProvider.with { provider in
+            let sandbox = try Sandbox(server: nil)
+            let (environment, opened) = try Self.environment(provider, client: PeerProvider.deviceClient, sandbox: sandbox)
+            async let login = sandbox.rider(["login", "--device"], environment: environment)
+            let page = try await DeviceSignInTests.openedPage(opened)
+            let status = try await WebDriver.withBrowser { browser in
+                try await browser.open(page)
+                try await Self.signIn(browser)
+                // Back at the code form, the code filled in from verification_uri_complete.
+                try await browser.click(css: "button[type=submit]")
+                try await browser.click(css: "button[name=action][value=accept]")
+                return try await browser.waitFor("h1")
+            }
+            #expect(status.contains("Authorized"), "\(status)")
+            let run = try await login
+            #expect(run.status == 0, "\(run)")
+            #expect(sandbox.sessionFile() != nil)
+        }
+    }
+
+    @Test("a cancelled consent comes back without the iss the provider promised (RFC 9207 §2.4): refused, exit 3, nothing stored")
+    func cancelledWithoutIssuer() async throws {
+        try await PeerProvider.with { provider in
+            let sandbox = try Sandbox(server: nil)
+            let (environment, opened) = try Self.environment(provider, client: PeerProvider.browserClient, sandbox: sandbox)
+            async let login = sandbox.rider(["login", "--web"], environment: environment)
+            let page = try await DeviceSignInTests.openedPage(opened)
+            _ = try await WebDriver.withBrowser { browser in
+                try await browser.open(page)
+                try await Self.signIn(browser)
+                try await browser.click(css: "input[type=submit]:not([name])")
+                return try await browser.waitFor("#title")
+            }
+            let run = try await login
+            #expect(run.status == 3, "\(run)")
+            #expect(run.stderr.contains("iss"), "\(run)")
+            #expect(sandbox.sessionFile() == nil)
+        }
+    }
+
+    @Test("a cancelled consent from a provider that does not promise iss is the person's refusal: exit 3, declined")
+    func cancelled() async throws {
+        try await PeerProvider.with(environment: ["PEER_AUTHZ_RESPONSE_ISS": "0"]) { provider in
+            let sandbox = try Sandbox(server: nil)
+            let (environment, opened) = try Self.environment(provider, client: PeerProvider.browserClient, sandbox: sandbox)
+            async let login = sandbox.rider(["login", "--web"], environment: environment)
+            let page = try await DeviceSignInTests.openedPage(opened)
+            _ = try await WebDriver.withBrowser { browser in
+                try await browser.open(page)
+                try await Self.signIn(browser)
+                try await browser.click(css: "input[type=submit]:not([name])")
+                return try await browser.waitFor("#title")
+            }
+            let run = try await login
+            #expect(run.status == 3, "\(run)")
+            #expect(run.stderr.contains("declined"), "\(run)")
+            #expect(sandbox.sessionFile() == nil)
+        }
+    }
+}
