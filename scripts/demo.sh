@@ -51,35 +51,44 @@ mkdir -p "$HOME"
 unset DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR  # GLib also finds a bus at $XDG_RUNTIME_DIR/bus
 export RIDER_VAULT_PASSPHRASE="rider-demo-vault"
 
-say "Point rider at the server and its issuer: checked, then written to \$XDG_CONFIG_HOME/rider/config.json"
+say "Point rider at the server, its issuer and rider's client id, asking for OpenID Connect: checked, then written to \$XDG_CONFIG_HOME/rider/config.json"
 run "$rider" config set base_url "$base_url"
 run "$rider" config set issuer "$base_url"
+run "$rider" config set client_id rider-cli
+run "$rider" config set scope "openid email"
 run "$rider" config show
 run "$rider" provider show
 
-say "Sign in with a device code (RFC 8628): rider shows a page and a code, and waits for the approval"
-# The person's part, scripted: a \$BROWSER that notes the page rider opens, then the form on that
-# page posted as the person's browser would post it (their email, password and the code).
+# The person's part, scripted: a \$BROWSER that notes the page rider opens (a person's browser
+# would show it), then that page's form posted as their browser would post it.
 cat >"$work/browser" <<'BROWSER_SCRIPT'
 #!/bin/sh
 printf '%s\n' "$1" >"$DEMO_OPENED.tmp" && mv "$DEMO_OPENED.tmp" "$DEMO_OPENED"
 BROWSER_SCRIPT
 chmod 700 "$work/browser"
 export DEMO_OPENED="$work/opened"
+# The page rider asked the browser to open (waits for it; a hang detector, not a speed limit).
+opened_page() {
+  for _ in $(seq 1 600); do [ -s "$DEMO_OPENED" ] && break; sleep 0.1; done
+  if [ ! -s "$DEMO_OPENED" ]; then
+    echo "demo: rider never showed the sign-in page" >&2
+    kill "$login_pid" 2>/dev/null || true
+    exit 1
+  fi
+  cat "$DEMO_OPENED"
+  rm -f "$DEMO_OPENED"
+}
+
+say "Sign in in the browser (authorization code + PKCE, RFC 9700): rider opens the provider's page and waits on 127.0.0.1"
 printf '%s$ %s%s\n' "$dim" "$rider login" "$reset"
 BROWSER="$work/browser" "$rider" login &
 login_pid=$!
-for _ in $(seq 1 600); do [ -s "$DEMO_OPENED" ] && break; sleep 0.1; done
-if [ ! -s "$DEMO_OPENED" ]; then
-  echo "demo: rider never showed the sign-in page" >&2
-  kill "$login_pid" 2>/dev/null || true
-  exit 1
-fi
-page=$(cat "$DEMO_OPENED")
-code=${page##*user_code=}
-printf '%s(the person opens %s, signs in there as demo@example.com and approves code %s)%s\n' "$dim" "$page" "$code" "$reset"
-curl -fsS -o /dev/null --data-urlencode "user_code=$code" --data-urlencode "email=demo@example.com" \
-  --data-urlencode "password=rider-demo" --data-urlencode "action=approve" "$base_url/device"
+page=$(opened_page)
+printf '%s(the person signs in on that page as demo@example.com and allows rider-cli; the provider sends the browser back to rider)%s\n' "$dim" "$reset"
+request=$(curl -fsS "$page" | sed -n 's/.*name="request" value="\([^"]*\)".*/\1/p')
+# -L follows the provider's 303 back to rider's loopback address, as the browser would.
+curl -fsS -L -o /dev/null --data-urlencode "request=$request" --data-urlencode "email=demo@example.com" \
+  --data-urlencode "password=rider-demo" --data-urlencode "action=approve" "$base_url/oauth2/authorize"
 wait "$login_pid"
 
 say "Who am I?"
@@ -111,6 +120,17 @@ say "The same search offline, from the local cache (it says where the answer cam
 run "$rider" users search jose --limit 5 --policy cache-only
 run "$rider" cache stats
 
+say "Sign in again, with a device code (RFC 8628): for a machine without a browser, approved on another device"
+printf '%s$ %s%s\n' "$dim" "$rider login --device" "$reset"
+BROWSER="$work/browser" "$rider" login --device &
+login_pid=$!
+page=$(opened_page)
+code=${page##*user_code=}
+printf '%s(the person opens %s, signs in there as demo@example.com and approves code %s)%s\n' "$dim" "$page" "$code" "$reset"
+curl -fsS -o /dev/null --data-urlencode "user_code=$code" --data-urlencode "email=demo@example.com" \
+  --data-urlencode "password=rider-demo" --data-urlencode "action=approve" "$base_url/device"
+wait "$login_pid"
+
 say "Refresh the session (the server rotates the refresh token)"
 run "$rider" session refresh
 
@@ -125,4 +145,4 @@ set -e
 printf '%s(exit code %d: not signed in)%s\n' "$dim" "$code" "$reset"
 [ "$code" -eq 4 ] || { echo "demo: expected exit code 4 after logout, got $code" >&2; exit 1; }
 
-printf '\n%sDemo complete: device sign-in, whoami, profile update, search (online and from the cache), refresh and logout all succeeded.%s\n' "$green" "$reset"
+printf '\n%sDemo complete: browser and device sign-in, whoami, profile update, search (online and from the cache), refresh and logout all succeeded.%s\n' "$green" "$reset"
