@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Only the signature: which claims the token must carry is the sign-in's business, decided in
 /// the Application layer where the issuer, client and nonce are known.
-public protocol IDTokenSignatureVerifier: Sendable {
+package protocol IDTokenSignatureVerifier: Sendable {
     /// The token's payload, once its signature verified with a key of `keySet`.
     /// - Parameters:
     ///   - token: the compact JWS.
@@ -16,7 +16,7 @@ public protocol IDTokenSignatureVerifier: Sendable {
 }
 
 /// Why an id_token's signature was not accepted.
-public enum IDTokenSignatureFailure: Error, Hashable, Sendable {
+package enum IDTokenSignatureFailure: Error, Hashable, Sendable {
     /// The token names a key (`kid`) the set does not hold: the provider may have rotated its keys.
     case unknownKey
     /// The signature does not verify.
