@@ -63,11 +63,15 @@ package struct AuthorizationServer: Sendable {
         let metadata = try await discovery.metadata().metadata
         guard let grants = metadata.grantTypesSupported, !grants.contains("password") else { return nil }
         return "the provider \(discovery.configuration.issuer.absoluteString) does not offer sign-in with a password; "
-            + (grants.contains("authorization_code")
-                ? "sign in with the browser instead (`rider login --web`)"
-                : grants.contains(Self.deviceCodeGrant)
-                ? "sign in with a device code instead (`rider login --device`)"
-                : "it offers no sign-in this RiderKit supports")
+            + Self.passwordlessSignIns(offered: grants)
+    }
+
+    /// The sign-ins without a password that `grants` allow, as the advice to take one.
+    private static func passwordlessSignIns(offered grants: [String]) -> String {
+        let ways = [("authorization_code", "with the browser (`rider login --web`)"),
+                    (deviceCodeGrant, "with a device code (`rider login --device`)")]
+            .filter { grants.contains($0.0) }.map(\.1)
+        return ways.isEmpty ? "it offers no sign-in this RiderKit supports" : "sign in " + ways.joined(separator: " or ")
     }
 
     /// The device authorization grant's `grant_type` (RFC 8628 §3.4).

@@ -51,6 +51,12 @@ extension RiderKit {
         /// without discovery. With ``discovery``, set `token` or `revocation` here (not only in
         /// ``api``) for them to win.
         public var endpoints: ProviderEndpoints
+        /// Shows the provider's pages (browser sign-in, device approval): the system browser unless
+        /// told; a program with a window may use its own web view.
+        public var browser: any BrowserOpener = SystemBrowserOpener()
+        /// Receives the browser's return from the provider's sign-in page: `127.0.0.1` on a port the
+        /// system picks unless told.
+        public var loopbackListener: any LoopbackListener = NIOLoopbackListener()
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
                     directories: XDGDirectories = XDGDirectories(),

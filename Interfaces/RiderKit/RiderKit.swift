@@ -231,7 +231,8 @@ public struct RiderKit: Sendable {
                         clearsCacheOnLogout: configuration.cache.clearsOnLogout, identity: configuration.identity,
                         sportCatalogue: sportCatalogue, reauthentication: configuration.reauthentication,
                         metrics: configuration.metrics ?? NoMetrics(), avatarUpload: UploadAvatar.Configuration(),
-                        logger: configuration.logger, authorizationServer: server)
+                        logger: configuration.logger, authorizationServer: server, browser: configuration.browser,
+                        loopbackListener: configuration.loopbackListener)
     }
 
     /// Where the session is kept now: for ``VaultChoice/automatic``, the backend it settled on.

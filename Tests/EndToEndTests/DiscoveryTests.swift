@@ -25,8 +25,10 @@ struct DiscoveryTests {
             let endpoints = try #require(shown["endpoints"] as? [String: String])
             #expect(endpoints["token_endpoint"] == server.baseURL.absoluteString + "/auth/token")
             #expect(endpoints["revocation_endpoint"] == server.baseURL.absoluteString + "/auth/revoke")
-            #expect(endpoints["authorization_endpoint"] == nil)
-            #expect(shown["grant_types_supported"] as? [String] == ["password", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"])
+            #expect(endpoints["authorization_endpoint"] == server.baseURL.absoluteString + "/oauth2/authorize")
+            #expect(endpoints["jwks_uri"] == server.baseURL.absoluteString + "/jwks.json")
+            #expect(shown["grant_types_supported"] as? [String]
+                == ["password", "authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"])
 
             let requests = await server.store.stats().requests
             let again = try await sandbox.rider(["provider", "show"], environment: environment)

@@ -16,7 +16,8 @@ struct StatsTests {
             let first = try await server.get("/_test/stats")
             #expect(first.status == 200)
             let object = try first.object()
-            #expect(Set(object.keys) == ["password_grants", "refresh_grants", "device_code_grants", "failed_token_requests", "requests"])
+            #expect(Set(object.keys) == ["password_grants", "refresh_grants", "device_code_grants", "authorization_code_grants",
+                                         "failed_token_requests", "requests"])
             #expect(object["password_grants"] as? Int == 1)
             #expect(object["refresh_grants"] as? Int == 1)
             #expect(object["failed_token_requests"] as? Int == 1)

@@ -24,21 +24,28 @@ package enum SecretRedaction {
     }
 
     /// Whether a JSON key, form field or query parameter holds a secret: `token`, `*_token`
-    /// (`access_token`, `refresh_token`, `id_token`), `*password*`, `*secret*` (`client_secret`).
+    /// (`access_token`, `refresh_token`, `id_token`), the codes a provider hands out (`code`,
+    /// `device_code`), what ties a browser sign-in to its answer (`code_verifier`, `state`,
+    /// `nonce`), `*password*`, `*secret*` (`client_secret`).
     /// - Parameter name: the key or field name.
     /// - Returns: `true` when its value must not be printed or stored.
     package static func isSecretField(_ name: String) -> Bool {
-        isTokenField(name) || name.lowercased().contains("password") || name.lowercased().contains("secret")
+        let name = name.lowercased()
+        return isTokenField(name) || signInSecrets.contains(name) || name.contains("password") || name.contains("secret")
     }
 
-    /// Whether a field holds a token a client sends back later (`token`, `*_token`), as opposed
-    /// to a password or client secret that only ever goes out.
+    /// Whether a field holds a token a client sends back later (`token`, `*_token`, and the
+    /// provider's `code` and `device_code`), as opposed to a password, client secret or PKCE
+    /// verifier that only ever goes out.
     /// - Parameter name: the key or field name.
     /// - Returns: `true` for a token field.
     package static func isTokenField(_ name: String) -> Bool {
         let name = name.lowercased()
-        return name == "token" || name.hasSuffix("_token")
+        return name == "token" || name.hasSuffix("_token") || name == "code" || name == "device_code"
     }
+
+    /// A browser sign-in's own secrets (RFC 7636, RFC 6749 §10.12, OpenID Connect's nonce).
+    private static let signInSecrets: Set<String> = ["code_verifier", "state", "nonce"]
 
     /// A JSON document with the value of every secret field replaced, at any depth.
     ///

@@ -20,7 +20,8 @@ struct SignInWithBrowserTests {
         let configuration: APIConfiguration
         let signIn: SignInWithBrowser
 
-        init(clientID: String? = "rider-cli", scope: String? = "openid email", clock: any Clock = WaitingClock()) throws {
+        /// Without `openid`: the OpenID Connect part has its own suite (OpenIDSignInTests).
+        init(clientID: String? = "rider-cli", scope: String? = "profile email", clock: any Clock = WaitingClock()) throws {
             var configuration = try Fixtures.configuration(clientID: clientID)
             configuration.scope = scope
             self.configuration = configuration
@@ -44,7 +45,7 @@ struct SignInWithBrowserTests {
         }
     }
 
-    @Test("the page asks for a code with PKCE S256, state and nonce; the code and verifier go to the token endpoint; the session is stored and the browser told")
+    @Test("the page asks for a code with PKCE S256 and state; the code and verifier go to the token endpoint; the session is stored and the browser told")
     func signsIn() async throws {
         let rig = try Rig()
         rig.transport.stub(.post, rig.configuration.tokenPath, with: .successful(Fixtures.tokenResponse()))
@@ -59,13 +60,12 @@ struct SignInWithBrowserTests {
         #expect(value("response_type") == "code")
         #expect(value("client_id") == "rider-cli")
         #expect(value("redirect_uri") == ScriptedListener.redirectURI)
-        #expect(value("scope") == "openid email")
+        #expect(value("scope") == "profile email")
         #expect(value("code_challenge_method") == "S256")
         // RFC 7636 Appendix B: this verifier has this challenge.
         #expect(value("code_challenge") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
         #expect(value("state")?.count == 22, "128 bits, base64url")
-        #expect(value("nonce")?.count == 22, "sent because openid is in the scope")
-        #expect(value("state") != value("nonce"))
+        #expect(value("nonce") == nil, "no openid in the scope")
 
         let form = String(decoding: try #require(rig.transport.requests(.post, rig.configuration.tokenPath).only?.body),
                           as: UTF8.self)
@@ -78,14 +78,21 @@ struct SignInWithBrowserTests {
         #expect(rig.listener.listenedPaths == ["/callback"])
     }
 
-    @Test("no nonce without openid in the scope")
-    func noNonceWithoutOpenID() async throws {
-        let rig = try Rig(scope: "riders")
+    @Test("with openid in the scope a 128-bit nonce is sent, and then an answer without an id_token is refused")
+    func nonceWithOpenID() async throws {
+        let rig = try Rig(scope: "openid email")
         rig.transport.stub(.post, rig.configuration.tokenPath, with: .successful(Fixtures.tokenResponse()))
-        _ = try await rig.run { query in
-            #expect(query["nonce"] == nil)
-            return "code=c&state=\(query["state"] ?? "")"
+        rig.transport.stub(.post, rig.configuration.revokePath, with: .status(200))
+        let thrown = await #expect(throws: RiderError.self) {
+            try await rig.run { query in
+                #expect(query["nonce"]?.count == 22)
+                #expect(query["nonce"] != query["state"])
+                return "code=c&state=\(query["state"] ?? "")"
+            }
         }
+        #expect(thrown?.code == .untrustedAuthorizationResponse)
+        #expect(await rig.vault.storedSession == nil)
+        #expect(rig.transport.count(.post, rig.configuration.revokePath) == 2, "the tokens issued for nothing are revoked")
     }
 
     @Test("a forged or missing state is refused: no token request, nothing stored, the browser told why",
