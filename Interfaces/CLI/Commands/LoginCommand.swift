@@ -58,13 +58,13 @@ struct LoginCommand: GlobalOptionsCommand {
     @Flag(help: "With --web or --device: print the page to open, without opening a browser.")
     var noBrowser = false
 
-    @Option(help: ArgumentHelp("With --web: give up after this many seconds without an answer from the browser.",
-                               valueName: "seconds"))
-    var timeout: Int = Int(SignInWithBrowser.defaultTimeout)
+    @Option(help: ArgumentHelp("With --web: give up after this many seconds without an answer from the browser "
+                               + "(default: \(Int(SignInWithBrowser.defaultTimeout))).", valueName: "seconds"))
+    var timeout: Int?
 
-    @Option(help: ArgumentHelp("With --web: the path of the redirect URI registered with the provider.",
-                               valueName: "path"))
-    var redirectPath: String = SignInWithBrowser.defaultRedirectPath
+    @Option(help: ArgumentHelp("With --web: the path of the redirect URI registered with the provider "
+                               + "(default: \(SignInWithBrowser.defaultRedirectPath)).", valueName: "path"))
+    var redirectPath: String?
 
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
@@ -75,11 +75,10 @@ struct LoginCommand: GlobalOptionsCommand {
                 + "--password-stdin")
         }
         if noBrowser, !web, !device { throw ValidationError("--no-browser goes with --web or --device") }
-        if timeout != Int(SignInWithBrowser.defaultTimeout), !web { throw ValidationError("--timeout goes with --web") }
-        guard (1...86_400).contains(timeout) else { throw ValidationError("--timeout must be 1 to 86400 seconds") }
-        if redirectPath != SignInWithBrowser.defaultRedirectPath, !web {
-            throw ValidationError("--redirect-path goes with --web")
+        if timeout != nil || redirectPath != nil, !web {
+            throw ValidationError("--\(timeout != nil ? "timeout" : "redirect-path") goes with --web")
         }
+        if let timeout, !(1...86_400).contains(timeout) { throw ValidationError("--timeout must be 1 to 86400 seconds") }
     }
 
     func run() async throws {
@@ -108,7 +107,8 @@ struct LoginCommand: GlobalOptionsCommand {
     /// standard error whatever happens, so a person can open it by hand.
     private func signInWithBrowser(_ context: CommandContext) async throws {
         let rider = context.rider
-        let (timeout, redirectPath, opensBrowser) = (TimeInterval(timeout), redirectPath, !noBrowser)
+        let timeout = timeout.map(TimeInterval.init) ?? SignInWithBrowser.defaultTimeout
+        let (redirectPath, opensBrowser) = (redirectPath ?? SignInWithBrowser.defaultRedirectPath, !noBrowser)
         let session = try await Interruption.cancelling(saying: "the sign-in was cancelled; nothing was stored.") {
             try await rider.signInWithBrowser(redirectPath: redirectPath, timeout: timeout,
                                               opensBrowser: opensBrowser) { prompt in
