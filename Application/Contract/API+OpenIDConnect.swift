@@ -9,16 +9,18 @@ extension API {
     }
 
     /// `GET {userinfo_endpoint}` (OpenID Connect Core §5.3) with the new access token: the
-    /// account's subject, for a sign-in whose provider sent no id_token.
-    package static func userinfoSubject(at endpoint: URL) -> Endpoint<String> {
-        var request = Endpoint<String>(method: .get, path: endpoint.absoluteString, authorization: .bearer,
-                                       decode: { response in
-            let subject = try ContractCoding.decode(UserinfoDTO.self, from: response.body, what: "the userinfo answer").sub
+    /// account's subject and identity, for a sign-in whose provider sent no id_token.
+    package static func userinfo(at endpoint: URL) -> Endpoint<(subject: String, identity: AccountIdentity)> {
+        var request = Endpoint<(subject: String, identity: AccountIdentity)>(
+            method: .get, path: endpoint.absoluteString, authorization: .bearer, decode: { response in
+            let info = try ContractCoding.decode(UserinfoDTO.self, from: response.body, what: "the userinfo answer")
+            let subject = info.sub
             guard !subject.isEmpty, subject.utf8.count <= 255,
                   !subject.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
                 throw RiderError.malformedResponse("the userinfo answer names no usable subject (sub)")
             }
-            return subject
+            return (subject, AccountIdentity(email: info.email.map(ProblemMapping.clip),
+                                             name: info.name.map(ProblemMapping.clip), source: .userinfo))
         })
         // The request carries the bearer token.
         request.followsRedirects = false
@@ -29,4 +31,16 @@ extension API {
 /// What RiderKit reads of a userinfo answer.
 struct UserinfoDTO: Decodable, Sendable {
     var sub: String
+    var email: String?
+    var name: String?
+
+    enum CodingKeys: String, CodingKey { case sub, email, name }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sub = try container.decode(String.self, forKey: .sub)
+        // Claims a provider may send in another shape are left out, not fatal.
+        email = try? container.decodeIfPresent(String.self, forKey: .email)
+        name = try? container.decodeIfPresent(String.self, forKey: .name)
+    }
 }

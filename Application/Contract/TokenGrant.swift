@@ -17,6 +17,8 @@ package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDe
     /// The OpenID Connect id_token, when the provider sent one: read for the account's identity
     /// once verified, never stored.
     package var idToken: String?
+    /// Who the account is, once the id_token or the userinfo endpoint said.
+    package var identity: AccountIdentity?
 
     /// The longest lifetime believed; a larger value is treated as this, so a server bug cannot
     /// make a token look valid for centuries.
@@ -47,7 +49,8 @@ package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDe
             userID: user,
             role: role ?? previous?.role,
             tokenType: "Bearer",
-            issuedAt: now
+            issuedAt: now,
+            identity: identity ?? previous?.identity
         )
     }
 

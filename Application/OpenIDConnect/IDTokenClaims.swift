@@ -12,9 +12,10 @@ package struct IDTokenClaims: Decodable, Sendable, Equatable {
     package var issuedAt: Date
     package var nonce: String?
     package var email: String?
+    package var name: String?
 
     enum CodingKeys: String, CodingKey {
-        case nonce, email
+        case nonce, email, name
         case issuer = "iss"
         case subject = "sub"
         case audiences = "aud"
@@ -38,10 +39,16 @@ package struct IDTokenClaims: Decodable, Sendable, Equatable {
         issuedAt = Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .issuedAt))
         nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
         email = try? container.decodeIfPresent(String.self, forKey: .email)
+        name = try? container.decodeIfPresent(String.self, forKey: .name)
     }
 
     /// How far the two clocks may disagree about `exp` and `iat`.
     package static let leeway: TimeInterval = 300
+
+    /// The identity to keep with the session.
+    package var identity: AccountIdentity {
+        AccountIdentity(email: email.map(ProblemMapping.clip), name: name.map(ProblemMapping.clip), source: .idToken)
+    }
 
     /// Reads `payload` and checks it for a sign-in of `clientID` at `issuer`.
     /// - Parameters:

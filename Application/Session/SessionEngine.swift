@@ -252,29 +252,36 @@ public actor SessionEngine {
     }
 
     /// Signs in with tokens the token endpoint just issued, whatever the grant. The account is
-    /// the id_token's subject once the token is verified (OpenID Connect), else the `user_id` the
-    /// server named, else the subject its userinfo endpoint names, else the API's current user.
+    /// the id_token's subject once the token is verified (OpenID Connect), else — with `openid`
+    /// asked for — the subject the userinfo endpoint names, else the `user_id` the server named,
+    /// else the API's current user. The OpenID identity (email, name) is kept with the session.
     /// - Parameter nonce: the `nonce` a browser sign-in sent; its id_token is then required.
     private func signIn(issuedBy grant: TokenGrant, nonce: String? = nil) async throws -> Session {
         var grant = grant
         do {
-            if let subject = try await verifiedSubject(of: grant, nonce: nonce) {
-                if let stated = grant.userID, stated.rawValue != subject {
+            if let claims = try await verifiedClaims(of: grant, nonce: nonce) {
+                if let stated = grant.userID, stated.rawValue != claims.subject {
                     throw RiderError.untrustedAuthorizationResponse("the id_token names another account than the "
                         + "token response")
                 }
-                grant.userID = UserID(subject)
+                grant.userID = UserID(claims.subject)
+                grant.identity = claims.identity
+            } else if configuration.requestsOpenID, let userinfo = try? await authorizationServer.openID()?.userinfo {
+                let provisional = try session(from: grant, userID: grant.userID ?? UserID(""), previous: nil)
+                let answer = try await send(API.userinfo(at: userinfo), as: provisional)
+                if let stated = grant.userID, stated.rawValue != answer.subject {
+                    throw RiderError.untrustedAuthorizationResponse("the userinfo endpoint names another account "
+                        + "than the token response")
+                }
+                grant.userID = UserID(answer.subject)
+                grant.identity = answer.identity
             }
         } catch {
             // Tokens were issued that nobody will keep: end them on the server too.
             if let issued = try? session(from: grant, userID: UserID(""), previous: nil) { await revokeUnkept(issued) }
             throw error
         }
-        let userinfo = configuration.requestsOpenID ? try? await authorizationServer.openID()?.userinfo : nil
         return try await signIn(with: grant) { provisional in
-            if let userinfo {
-                return (UserID(try await self.send(API.userinfoSubject(at: userinfo), as: provisional)), nil)
-            }
             // A standard OAuth server need not say whose token it is: ask the API.
             let me = try await self.send(API.me(in: self.configuration), as: provisional)
             return (me.id, me.role)
@@ -284,9 +291,9 @@ public actor SessionEngine {
         }
     }
 
-    /// The id_token's subject, once its signature and claims are checked (OpenID Connect Core
+    /// The id_token's claims, once its signature and claims are checked (OpenID Connect Core
     /// §3.1.3.7); `nil` when there is none, or none RiderKit can check and none was asked for.
-    private func verifiedSubject(of grant: TokenGrant, nonce: String?) async throws -> String? {
+    private func verifiedClaims(of grant: TokenGrant, nonce: String?) async throws -> IDTokenClaims? {
         guard let idToken = grant.idToken else {
             if nonce != nil {
                 throw RiderError.untrustedAuthorizationResponse("the provider sent no id_token, though the sign-in "
@@ -304,7 +311,7 @@ public actor SessionEngine {
         }
         let payload = try await keys.verifiedPayload(of: idToken) { try await self.send(API.keySet(at: keySet)) }
         return try IDTokenClaims.checked(payload, issuer: openID.issuer, clientID: clientID, nonce: nonce,
-                                         now: clock.now).subject
+                                         now: clock.now)
     }
 
     /// Revokes tokens just issued that will not be kept, where the provider can revoke.

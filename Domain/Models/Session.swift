@@ -18,6 +18,9 @@ public struct Session: Hashable, Sendable, CustomStringConvertible, CustomDebugS
     public var tokenType: String
     /// When the tokens were issued (device clock).
     public var issuedAt: Date
+    /// The OpenID identity of the account (email, name, and whether the id_token or the userinfo
+    /// endpoint told it), for sessions from a provider that gave one.
+    public var identity: AccountIdentity?
 
     public init(
         accessToken: String,
@@ -26,7 +29,8 @@ public struct Session: Hashable, Sendable, CustomStringConvertible, CustomDebugS
         userID: UserID,
         role: Role?,
         tokenType: String = "Bearer",
-        issuedAt: Date
+        issuedAt: Date,
+        identity: AccountIdentity? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -35,6 +39,7 @@ public struct Session: Hashable, Sendable, CustomStringConvertible, CustomDebugS
         self.role = role
         self.tokenType = tokenType
         self.issuedAt = issuedAt
+        self.identity = identity
     }
 
     /// Whether the access token is known to be expired at `date`, allowing `leeway` for the

@@ -18,6 +18,8 @@ struct StoredSession: Codable, Sendable {
     var issuedAt: Date
     var apiOrigin: String?
     var tokenEndpointOrigin: String?
+    /// The OpenID identity; absent from files written before it existed, and ignored by them.
+    var identity: AccountIdentity?
 
     enum CodingKeys: String, CodingKey {
         case version
@@ -30,6 +32,7 @@ struct StoredSession: Codable, Sendable {
         case issuedAt = "issued_at"
         case apiOrigin = "api_origin"
         case tokenEndpointOrigin = "token_endpoint_origin"
+        case identity
     }
 
     init(_ session: Session, binding: SessionBinding?) {
@@ -43,6 +46,7 @@ struct StoredSession: Codable, Sendable {
         issuedAt = session.issuedAt
         apiOrigin = binding?.apiOrigin
         tokenEndpointOrigin = binding?.tokenEndpointOrigin
+        identity = session.identity
     }
 
     /// The server recorded with the session; `nil` for a version 1 session.
@@ -54,7 +58,7 @@ struct StoredSession: Codable, Sendable {
     func toDomain() -> Session {
         Session(accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt,
                 userID: UserID(userID), role: role.map(Role.init(rawValue:)), tokenType: tokenType,
-                issuedAt: issuedAt)
+                issuedAt: issuedAt, identity: identity)
     }
 
     func encoded() throws -> Data {

@@ -156,7 +156,21 @@ struct BrowserSignInTests {
             #expect(try await Self.answerInBrowser(page, button: "approve").heading == "Signed in")
             let run = try await login
             #expect(run.status == 0, "\(run)")
-            #expect(run.stderr.contains("signing in with the browser"), "\(run)")
+            #expect(run.stderr.contains("Signing in with the browser"), "\(run)")
+        }
+    }
+
+    @Test("plain rider login picks the browser where a password would also do, and says how to use the password")
+    func browserOverPassword() async throws {
+        try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
+            let (environment, opened) = try Self.environment(server, sandbox)
+            async let login = sandbox.rider(["login"], environment: environment)
+            let page = try await DeviceSignInTests.openedPage(opened)
+            #expect(try await Self.answerByForm(page, server: server).contains("Signed in"))
+            let run = try await login
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stderr.contains("pass --email to sign in with a password"), "\(run)")
+            #expect(await server.store.stats().passwordGrants == 0)
         }
     }
 

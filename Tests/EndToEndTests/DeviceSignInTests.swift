@@ -84,7 +84,7 @@ struct DeviceSignInTests {
             #expect(try await Self.answer(try await Self.openedPage(opened), action: "approve", server: server) == 200)
             let run = try await login
             #expect(run.status == 0, "\(run)")
-            #expect(run.stderr.contains("signing in with a device code"), "\(run)")
+            #expect(run.stderr.contains("Signing in with a device code"), "\(run)")
 
             let withPassword = try await sandbox.rider(["login", "--email", Demo.email, "--password-stdin"],
                                                        environment: environment, stdin: Demo.password + "\n")

@@ -20,7 +20,7 @@ struct PeerProviderSignInTests {
         try await browser.click("id_submit")
     }
 
-    @Test("browser sign-in: its login and consent pages in Chromium, back on rider's loopback; the verified id_token names the account; logout revokes at the provider")
+    @Test("browser sign-in: its login and consent pages in Chromium, back on rider's loopback; the verified id_token names the account, which whoami and session show; logout revokes at the provider")
     func browser() async throws {
         try await PeerProvider.with { provider in
             let sandbox = try Sandbox(server: nil)
@@ -38,13 +38,20 @@ struct PeerProviderSignInTests {
             #expect(run.status == 0, "\(run)")
             #expect(sandbox.sessionFile() != nil)
 
+            // No rider API at this provider: whoami shows the OpenID identity the sign-in kept.
+            let whoami = try await sandbox.rider(["whoami"], environment: environment)
+            #expect(whoami.status == 0, "\(whoami)")
+            #expect(whoami.stdout.contains(PeerProvider.email) && whoami.stdout.contains("id_token"), "\(whoami)")
+            let show = try await sandbox.rider(["session", "show"], environment: environment)
+            #expect(show.stdout.contains(PeerProvider.email), "\(show)")
+
             let logout = try await sandbox.rider(["logout"], environment: environment)
             #expect(logout.status == 0, "\(logout)")
             #expect(logout.stdout.contains("revoked on the server"), "\(logout)")
         }
     }
 
-    @Test("device sign-in: the code approved on its verification pages in Chromium; the account from its userinfo endpoint")
+    @Test("device sign-in: the code approved on its verification pages in Chromium; the account from its userinfo endpoint, as whoami says")
     func device() async throws {
         try await PeerProvider.with { provider in
             let sandbox = try Sandbox(server: nil)
@@ -63,23 +70,30 @@ struct PeerProviderSignInTests {
             let run = try await login
             #expect(run.status == 0, "\(run)")
             #expect(sandbox.sessionFile() != nil)
+            let whoami = try await sandbox.rider(["whoami", "--json"], environment: environment)
+            #expect(whoami.stdout.contains(PeerProvider.email) && whoami.stdout.contains("userinfo"), "\(whoami)")
         }
+    }
+
+    /// `rider login --web` while the person signs in and cancels at the consent page.
+    static func cancelConsent(_ provider: PeerProvider, sandbox: Sandbox) async throws -> RiderRun {
+        let (environment, opened) = try Self.environment(provider, client: PeerProvider.browserClient, sandbox: sandbox)
+        async let login = sandbox.rider(["login", "--web"], environment: environment)
+        let page = try await DeviceSignInTests.openedPage(opened)
+        _ = try await WebDriver.withBrowser { browser in
+            try await browser.open(page)
+            try await Self.signIn(browser)
+            try await browser.click(css: "input[type=submit]:not([name])")
+            return try await browser.waitFor("#title")
+        }
+        return try await login
     }
 
     @Test("a cancelled consent comes back without the iss the provider promised (RFC 9207 §2.4): refused, exit 3, nothing stored")
     func cancelledWithoutIssuer() async throws {
         try await PeerProvider.with { provider in
             let sandbox = try Sandbox(server: nil)
-            let (environment, opened) = try Self.environment(provider, client: PeerProvider.browserClient, sandbox: sandbox)
-            async let login = sandbox.rider(["login", "--web"], environment: environment)
-            let page = try await DeviceSignInTests.openedPage(opened)
-            _ = try await WebDriver.withBrowser { browser in
-                try await browser.open(page)
-                try await Self.signIn(browser)
-                try await browser.click(css: "input[type=submit]:not([name])")
-                return try await browser.waitFor("#title")
-            }
-            let run = try await login
+            let run = try await Self.cancelConsent(provider, sandbox: sandbox)
             #expect(run.status == 3, "\(run)")
             #expect(run.stderr.contains("iss"), "\(run)")
             #expect(sandbox.sessionFile() == nil)
@@ -90,16 +104,7 @@ struct PeerProviderSignInTests {
     func cancelled() async throws {
         try await PeerProvider.with(environment: ["PEER_AUTHZ_RESPONSE_ISS": "0"]) { provider in
             let sandbox = try Sandbox(server: nil)
-            let (environment, opened) = try Self.environment(provider, client: PeerProvider.browserClient, sandbox: sandbox)
-            async let login = sandbox.rider(["login", "--web"], environment: environment)
-            let page = try await DeviceSignInTests.openedPage(opened)
-            _ = try await WebDriver.withBrowser { browser in
-                try await browser.open(page)
-                try await Self.signIn(browser)
-                try await browser.click(css: "input[type=submit]:not([name])")
-                return try await browser.waitFor("#title")
-            }
-            let run = try await login
+            let run = try await Self.cancelConsent(provider, sandbox: sandbox)
             #expect(run.status == 3, "\(run)")
             #expect(run.stderr.contains("declined"), "\(run)")
             #expect(sandbox.sessionFile() == nil)

@@ -30,8 +30,8 @@ struct LoginCommand: GlobalOptionsCommand {
             Neither passes a password through rider, and neither needs a terminal. Pages open \
             in $BROWSER when it is set, else with xdg-open in a graphical session; \
             --no-browser only prints them. Without --email, --web or --device, rider signs in \
-            the way the provider offers: with a password where it allows one, else in the \
-            browser when one can be opened, else with a device code.
+            the way the provider's metadata offers: in the browser when a browser can be \
+            opened (and client_id is set), else with a device code, else with a password.
 
             Examples:
               rider login --email demo@example.com
@@ -86,13 +86,15 @@ struct LoginCommand: GlobalOptionsCommand {
         let context = try CommandContext(global)
         if web { return try await signInWithBrowser(context) }
         if device { return try await signInWithDeviceCode(context) }
-        if email == nil, !passwordStdin, let flow = try await standardFlow(context) {
+        if email == nil, !passwordStdin, let (flow, passwordOffered) = try await standardFlow(context) {
+            let why = passwordOffered ? "(pass --email to sign in with a password instead)"
+                : "(the provider does not offer sign-in with a password)"
             switch flow {
             case .browser:
-                Console.standardError("The provider does not offer sign-in with a password: signing in with the browser.")
+                Console.standardError("Signing in with the browser \(why).")
                 return try await signInWithBrowser(context)
             case .device:
-                Console.standardError("The provider does not offer sign-in with a password: signing in with a device code.")
+                Console.standardError("Signing in with a device code \(why).")
                 return try await signInWithDeviceCode(context)
             }
         }
@@ -151,22 +153,23 @@ struct LoginCommand: GlobalOptionsCommand {
     /// The ways to sign in without a password.
     private enum Flow { case browser, device }
 
-    /// How plain `rider login` signs in when the issuer's metadata lists its grants without the
-    /// password grant: in the browser when the provider offers it and a browser can be opened
-    /// (or it offers nothing else), else with a device code; `nil` to ask for a password.
-    private func standardFlow(_ context: CommandContext) async throws -> Flow? {
+    /// How plain `rider login` (no `--email`) signs in, from the issuer's metadata: in the
+    /// browser when the provider offers it and a browser can be opened, else with a device code,
+    /// else in the browser all the same (the address is printed) when there is no password grant
+    /// to fall back on; `nil` to ask for a password, as without an issuer.
+    /// - Returns: the flow, and whether the provider offers the password grant too.
+    private func standardFlow(_ context: CommandContext) async throws -> (Flow, passwordOffered: Bool)? {
         let server = context.rider.authorizationServer
-        guard try await server.passwordGrantRefusal() != nil, let discovery = server.discovery else { return nil }
+        guard let discovery = server.discovery, server.explicit.token == nil else { return nil }
         let metadata = try await discovery.metadata().metadata
         // Without a client id the provider cannot tell who asks, and the browser sign-in would fail.
         let browser = metadata.supportsGrant("authorization_code") && metadata.endpoints.authorization != nil
             && context.rider.api.clientID != nil
         let device = metadata.supportsGrant(AuthorizationServer.deviceCodeGrant)
-        switch (browser, device) {
-        case (true, true): return SystemBrowserOpener().canOpenPages ? .browser : .device
-        case (true, false): return .browser
-        case (false, true): return .device
-        case (false, false): return nil
-        }
+        let password = try await server.passwordGrantRefusal() == nil
+        if browser, SystemBrowserOpener().canOpenPages { return (.browser, password) }
+        if device { return (.device, password) }
+        if browser, !password { return (.browser, password) }
+        return nil
     }
 }

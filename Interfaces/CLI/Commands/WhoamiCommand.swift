@@ -11,6 +11,11 @@ struct WhoamiCommand: GlobalOptionsCommand {
             access token is renewed on the way. With another --policy the answer may come from the \
             local cache, and the output says where it came from and how old it is.
 
+            Against a provider with no rider API (only an issuer configured, or a server that \
+            answers 404 there), it shows the OpenID identity the sign-in kept instead: the \
+            subject, email and name from the verified id_token or the userinfo endpoint, and \
+            says which.
+
             Examples:
               rider whoami --json
               rider whoami --policy cache-first
@@ -24,7 +29,16 @@ struct WhoamiCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let cached = try await context.rider.currentUser(policy: policy.policy)
+        let cached: Cached<User>
+        do {
+            cached = try await context.rider.currentUser(policy: policy.policy)
+        } catch let error as RiderError where error.code == .notFound {
+            // No rider API here: what the provider said at sign-in is all there is to show.
+            guard let session = try await context.rider.sessions.currentSession(), let identity = session.identity
+            else { throw error }
+            let output = IdentityOutput(session, identity: identity)
+            return try context.print(json: output, lines: output.lines)
+        }
         if policy == .networkOnly {
             let output = UserOutput(cached.value)
             try context.print(json: output, lines: output.lines)

@@ -12,6 +12,8 @@ struct SessionOutput: Encodable, Sendable {
     @Nullable var expiresInSeconds: Int?
     let refreshable: Bool
     let vault: String
+    @Nullable var email: String?
+    @Nullable var identitySource: String?
 
     init(_ session: Session, server: String, vault: String, now: Date) {
         self.server = server
@@ -22,6 +24,8 @@ struct SessionOutput: Encodable, Sendable {
         expiresInSeconds = session.expiresAt.map { Int($0.timeIntervalSince(now).rounded(.down)) }
         refreshable = session.refreshToken != nil
         self.vault = vault
+        email = session.identity?.email
+        identitySource = session.identity?.source.rawValue
     }
 
     func lines(now: Date) -> [String] {
@@ -29,6 +33,7 @@ struct SessionOutput: Encodable, Sendable {
         return HumanFormat.block([
             ("server", server),
             ("user id", userID),
+            ("account", identitySource.map { "\(email ?? "-") (\(IdentityOutput.describe($0)))" } ?? "-"),
             ("role", role ?? "unknown"),
             ("expires", expiry ?? "unknown (the server did not say)"),
             ("refresh", refreshable ? "automatic when the access token expires" : "not possible; log in again on expiry"),

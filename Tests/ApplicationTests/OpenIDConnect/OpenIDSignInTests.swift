@@ -50,7 +50,8 @@ struct OpenIDSignInTests {
         static func idToken(nonce: String, _ overrides: [String: String] = [:]) throws -> String {
             var claims: [String: Any] = ["iss": ProviderDiscoveryTests.issuer, "sub": "oidc-sub-7", "aud": "rider-cli",
                                          "exp": Fixtures.epoch.timeIntervalSince1970 + 600,
-                                         "iat": Fixtures.epoch.timeIntervalSince1970, "nonce": nonce]
+                                         "iat": Fixtures.epoch.timeIntervalSince1970, "nonce": nonce,
+                                         "email": "ana@example.com"]
             for (name, value) in overrides { claims[name] = value }
             return "e30." + (try JSONSerialization.data(withJSONObject: claims)).base64EncodedString() + ".sig"
         }
@@ -78,6 +79,8 @@ struct OpenIDSignInTests {
             Fixtures.tokenResponse(userID: nil, role: nil).setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
         }
         #expect(session.userID == UserID("oidc-sub-7"))
+        #expect(session.identity == AccountIdentity(email: "ana@example.com", name: nil, source: .idToken))
+        #expect(await rig.vault.storedSession?.identity == session.identity, "kept in the vault")
         #expect(rig.transport.count(.get, rig.configuration.mePath) == 0)
         #expect(rig.transport.count(.get, "/jwks.json") == 1)
     }
@@ -94,6 +97,21 @@ struct OpenIDSignInTests {
             #expect(await rig.vault.storedSession == nil)
             #expect(rig.transport.count(.post, "/oauth/revoke") == 2, "refresh and access token, issued for nothing")
         }
+    }
+
+    @Test("a device sign-in without an id_token takes the account and identity from the userinfo endpoint")
+    func userinfo() async throws {
+        let rig = try Rig()
+        rig.transport.stub(.post, "/oauth/device", with: .successful(SignInWithDeviceCodeTests.Rig.authorization()))
+        rig.transport.stub(.post, "/oauth/token", with: .successful(Fixtures.tokenResponse(userID: nil, role: nil)))
+        rig.transport.stub(.get, "/userinfo", with: .successful(["sub": "oidc-sub-9", "email": "bo@example.com",
+                                                                 "name": "Bo", "email_verified": true]))
+        let device = SignInWithDeviceCode(sessions: rig.sessions, clock: ManualClock())
+        let session = try await device.complete(try await device.start())
+        #expect(session.userID == UserID("oidc-sub-9"))
+        #expect(session.identity == AccountIdentity(email: "bo@example.com", name: "Bo", source: .userinfo))
+        #expect(rig.transport.requests(.get, "/userinfo").first?.headers["Authorization"] == "Bearer \(Fixtures.accessToken)")
+        #expect(rig.transport.count(.get, rig.configuration.mePath) == 0)
     }
 
     @Test("an id_token naming another account than the server's user_id is refused")

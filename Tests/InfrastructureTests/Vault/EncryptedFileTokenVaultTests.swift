@@ -20,6 +20,18 @@ struct EncryptedFileTokenVaultTests {
         #expect(try await EncryptedFileTokenVault(file: file, passphrase: .fixed("correct horse")).loadSession() == session)
     }
 
+    @Test("a session's OpenID identity (email, name, source) is kept with it")
+    func identity() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let vault = EncryptedFileTokenVault(file: directory.url.appendingPathComponent("session.vault"),
+                                            passphrase: .fixed("correct horse"))
+        var withIdentity = session
+        withIdentity.identity = AccountIdentity(email: "ana@example.com", name: "Ana", source: .idToken)
+        try await vault.saveSession(withIdentity)
+        #expect(try await vault.loadSession()?.identity == withIdentity.identity)
+    }
+
     @Test("the file starts with the documented header and holds no token in the clear")
     func fileFormat() async throws {
         let directory = try TemporaryDirectory()

@@ -22,6 +22,16 @@ struct SecretServiceTokenVaultTests {
         #expect(try await vault.loadSession() == nil)
     }
 
+    @Test("a session's OpenID identity is kept with it in the keyring")
+    func identity() async throws {
+        let vault = SecretServiceTokenVault(service: Keyring.uniqueService(), timeout: Keyring.timeout)
+        var withIdentity = session
+        withIdentity.identity = AccountIdentity(email: "ana@example.com", name: nil, source: .userinfo)
+        try await vault.saveSession(withIdentity)
+        defer { Task { try? await vault.removeSession() } }
+        #expect(try await vault.loadSession()?.identity == withIdentity.identity)
+    }
+
     @Test("secret-tool finds the item by the documented attributes, with its label, and nothing secret outside the secret")
     func secretToolSeesTheItem() async throws {
         let service = Keyring.uniqueService()

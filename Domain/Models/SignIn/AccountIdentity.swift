@@ -1,0 +1,32 @@
+import Foundation
+
+/// Who the provider says a session's account is (OpenID Connect): the subject is the session's
+/// ``Session/userID``; this holds what is shown of it, and where it came from.
+///
+/// Text from the provider: escape it before a terminal shows it.
+public struct AccountIdentity: Hashable, Sendable, Codable {
+    /// Where the identity came from.
+    public enum Source: String, Hashable, Sendable, Codable {
+        /// The verified id_token of the sign-in.
+        case idToken = "id_token"
+        /// The provider's userinfo endpoint.
+        case userinfo
+    }
+
+    /// The `email` claim, if the provider shared it.
+    public var email: String?
+    /// The `name` claim, if the provider shared it.
+    public var name: String?
+    /// Where the identity came from.
+    public var source: Source
+
+    /// - Parameters:
+    ///   - email: the `email` claim.
+    ///   - name: the `name` claim.
+    ///   - source: where it came from.
+    public init(email: String?, name: String?, source: Source) {
+        self.email = email
+        self.name = name
+        self.source = source
+    }
+}
