@@ -310,8 +310,11 @@ public actor SessionEngine {
             return nil
         }
         let payload = try await keys.verifiedPayload(of: idToken) { try await self.send(API.keySet(at: keySet)) }
+        // exp and iat are the provider's clock: compared with ours corrected by the skew the
+        // token response's Date shows (or the last one measured), as expiry always is.
+        let now = clock.now
         return try IDTokenClaims.checked(payload, issuer: openID.issuer, clientID: clientID, nonce: nonce,
-                                         now: clock.now)
+                                         now: now.addingTimeInterval(grant.clockSkew(receivedAt: now) ?? clockSkew))
     }
 
     /// Revokes tokens just issued that will not be kept, where the provider can revoke.

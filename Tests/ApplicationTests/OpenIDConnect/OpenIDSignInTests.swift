@@ -28,11 +28,12 @@ struct OpenIDSignInTests {
         let sessions: SessionEngine
         let signIn: SignInWithBrowser
 
-        init() throws {
+        /// - Parameter now: the device's clock.
+        init(now: Date = Fixtures.epoch) throws {
             var configuration = try Fixtures.configuration(clientID: "rider-cli")
             configuration.scope = "openid email"
             self.configuration = configuration
-            let clock = WaitingClock()
+            let clock = WaitingClock(now: now)
             let discovery = ProviderDiscovery(
                 configuration: try .init(issuer: try #require(URL(string: ProviderDiscoveryTests.issuer))),
                 transport: transport, cache: MemoryMetadataCache(), clock: ManualClock())
@@ -57,7 +58,8 @@ struct OpenIDSignInTests {
         }
 
         /// Signs in; the provider's token response is what `tokens` makes of the nonce sent.
-        func run(tokens: @escaping @Sendable (String) throws -> FixtureJSON) async throws -> Session {
+        func run(headers: HTTPHeaders = [:],
+                 tokens: @escaping @Sendable (String) throws -> FixtureJSON) async throws -> Session {
             let listener = listener
             let transport = transport
             return try await signIn { prompt in
@@ -65,7 +67,7 @@ struct OpenIDSignInTests {
                 let state = query.first { $0.name == "state" }?.value ?? ""
                 let nonce = query.first { $0.name == "nonce" }?.value ?? ""
                 if let body = try? tokens(nonce) {
-                    transport.stub(.post, "/oauth/token", with: .successful(body))
+                    transport.stub(.post, "/oauth/token", with: .successful(body, headers: headers))
                 }
                 listener.deliver("\(ScriptedListener.redirectURI)?code=c&state=\(state)&iss=https%3A%2F%2Fid.example.test")
             }
@@ -97,6 +99,24 @@ struct OpenIDSignInTests {
             #expect(await rig.vault.storedSession == nil)
             #expect(rig.transport.count(.post, "/oauth/revoke") == 2, "refresh and access token, issued for nothing")
         }
+    }
+
+    @Test("exp and iat are read on the provider's clock: a device two hours behind still accepts a fresh id_token when the token response's Date shows the skew")
+    func clockSkew() async throws {
+        let rig = try Rig(now: Fixtures.epoch.addingTimeInterval(-7200))
+        let session = try await rig.run(headers: ["Date": HTTPDate.format(Fixtures.epoch)]) { nonce in
+            Fixtures.tokenResponse(userID: nil, role: nil).setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
+        }
+        #expect(session.userID == UserID("oidc-sub-7"))
+
+        let unaware = try Rig(now: Fixtures.epoch.addingTimeInterval(-7200))
+        unaware.transport.stub(.post, "/oauth/revoke", with: .status(200))
+        let thrown = await #expect(throws: RiderError.self) {
+            try await unaware.run { nonce in
+                Fixtures.tokenResponse(userID: nil, role: nil).setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
+            }
+        }
+        #expect(thrown?.message.contains("future") == true, "without the Date header the skew is not known")
     }
 
     @Test("a device sign-in without an id_token takes the account and identity from the userinfo endpoint")

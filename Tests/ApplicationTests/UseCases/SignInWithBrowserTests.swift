@@ -274,7 +274,7 @@ final class FixedCryptography: SignInCryptography {
 
 /// A clock whose waits last until cancelled: the redirect always comes first.
 struct WaitingClock: Clock {
-    var now: Date { Fixtures.epoch }
+    var now = Fixtures.epoch
     func sleep(for seconds: TimeInterval) async throws {
         try await Task.sleep(nanoseconds: 3_600_000_000_000)
     }
