@@ -29,8 +29,7 @@ public struct Session: Hashable, Sendable, CustomStringConvertible, CustomDebugS
         userID: UserID,
         role: Role?,
         tokenType: String = "Bearer",
-        issuedAt: Date,
-        identity: AccountIdentity? = nil
+        issuedAt: Date
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -39,6 +38,23 @@ public struct Session: Hashable, Sendable, CustomStringConvertible, CustomDebugS
         self.role = role
         self.tokenType = tokenType
         self.issuedAt = issuedAt
+    }
+
+    /// A session with the OpenID identity of its account. (An overload rather than a new
+    /// defaulted parameter, so code built against the initializer above keeps linking.)
+    /// - Parameters:
+    ///   - accessToken: the bearer token.
+    ///   - refreshToken: the refresh token, if any.
+    ///   - expiresAt: when the access token expires, if known.
+    ///   - userID: the account (the OpenID subject).
+    ///   - role: the account's role, if known.
+    ///   - tokenType: always `Bearer`.
+    ///   - issuedAt: when the session was issued.
+    ///   - identity: who the provider says the account is.
+    public init(accessToken: String, refreshToken: String?, expiresAt: Date?, userID: UserID, role: Role?,
+                tokenType: String = "Bearer", issuedAt: Date, identity: AccountIdentity?) {
+        self.init(accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt, userID: userID,
+                  role: role, tokenType: tokenType, issuedAt: issuedAt)
         self.identity = identity
     }
 
