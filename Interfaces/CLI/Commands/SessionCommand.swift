@@ -6,13 +6,15 @@ struct SessionCommand: ParsableCommand {
         commandName: "session",
         abstract: "Inspect or renew the stored session.",
         discussion: """
-            Tokens are never printed, not even with --json or --verbose.
+            Tokens are never printed, not even with --json or --verbose — except by \
+            `rider session token`, which exists to hand one to a script.
 
             Examples:
               rider session show
               rider session refresh
+              rider session token
             """,
-        subcommands: [SessionShowCommand.self, SessionRefreshCommand.self],
+        subcommands: [SessionShowCommand.self, SessionRefreshCommand.self, SessionTokenCommand.self],
         defaultSubcommand: SessionShowCommand.self
     )
 }

@@ -1,0 +1,51 @@
+import Foundation
+import RiderReferenceServer
+import Testing
+
+/// `rider session token`: the access token for a script, and nothing else (#18's `gh auth token`).
+@Suite("rider CLI: session token")
+struct SessionTokenTests {
+    @Test("prints the session's access token and a newline, nothing else, and the server takes it")
+    func printsAToken() async throws {
+        try await withSandboxedReferenceServer { server, sandbox in
+            _ = try await sandbox.loginAsDemo()
+            let run = try await sandbox.rider("session", "token")
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stderr.isEmpty, "\(run)")
+            let token = String(run.stdout.dropLast())
+            #expect(run.stdout.hasSuffix("\n") && !token.contains("\n"))
+            #expect(await server.store.issuedTokens().contains(token), "one of the tokens the server issued")
+            let (_, status) = try await DirectAPI(baseURL: server.baseURL).send("GET", "/auth/me", token: token)
+            #expect(status == 200)
+        }
+    }
+
+    @Test("an access token about to expire is renewed first: the printed token is the new one")
+    func renewsFirst() async throws {
+        // One-second tokens, and a wait past the second: the token is expired as rider sees it.
+        let configuration = ReferenceServerConfiguration(seedUsers: 3, accessTokenTTL: .seconds(1))
+        try await withSandboxedReferenceServer(configuration) { server, sandbox in
+            _ = try await sandbox.loginAsDemo()
+            try await Task.sleep(for: .milliseconds(1500))
+            let run = try await sandbox.rider("session", "token")
+            #expect(run.status == 0, "\(run)")
+            #expect(await server.store.stats().refreshGrants == 1)
+            let (_, status) = try await DirectAPI(baseURL: server.baseURL).send(
+                "GET", "/auth/me", token: String(run.stdout.dropLast()))
+            #expect(status == 200)
+        }
+    }
+
+    @Test("refused with --verbose, --record or --json (exit 2), and signed out it exits 4 printing nothing",
+          arguments: [["--verbose"], ["--record", "/tmp/rider-never-written"], ["--json"]])
+    func refusals(extra: [String]) async throws {
+        try await withSandboxedReferenceServer { _, sandbox in
+            let refused = try await sandbox.rider(["session", "token"] + extra, environment: [:])
+            #expect(refused.status == 2, "\(refused)")
+            #expect(refused.stdout.isEmpty)
+            let signedOut = try await sandbox.rider("session", "token")
+            #expect(signedOut.status == 4, "\(signedOut)")
+            #expect(signedOut.stdout.isEmpty)
+        }
+    }
+}
