@@ -626,7 +626,7 @@ public actor SessionEngine {
             throw RiderError.sessionExpired
         }
         refreshCount += 1
-        let grant: TokenGrant
+        var grant: TokenGrant
         do {
             let endpoint = API.refreshGrant(refreshToken, in: try await authorizationServer.resolvedConfiguration())
             grant = try endpoint.response(from: try await transport.send(try endpoint.request(in: configuration)))
@@ -645,6 +645,15 @@ public actor SessionEngine {
         // the signed-in user. The session stays as it was and the caller gets the fault.
         if let granted = grant.userID, granted != current.userID {
             throw RiderError.malformedResponse("the refresh answer is for a different user than the session")
+        }
+        // OpenID Connect Core §12.2: an id_token in a refresh answer is checked as at sign-in
+        // (without a nonce) and must name the same account.
+        if let claims = try await verifiedClaims(of: grant, nonce: nil) {
+            guard claims.subject == current.userID.rawValue else {
+                throw RiderError.untrustedAuthorizationResponse("the id_token of the refresh answer names another "
+                    + "account than the session")
+            }
+            grant.identity = claims.identity
         }
         let renewed = try session(from: grant, userID: nil, previous: current)
         // The old refresh token is spent on the server now: keep the new one in memory whatever

@@ -67,7 +67,7 @@ struct OpenIDSignInTests {
                 let state = query.first { $0.name == "state" }?.value ?? ""
                 let nonce = query.first { $0.name == "nonce" }?.value ?? ""
                 if let body = try? tokens(nonce) {
-                    transport.stub(.post, "/oauth/token", with: .successful(body, headers: headers))
+                    transport.stub(.post, "/oauth/token", times: 1, with: .successful(body, headers: headers))
                 }
                 listener.deliver("\(ScriptedListener.redirectURI)?code=c&state=\(state)&iss=https%3A%2F%2Fid.example.test")
             }
@@ -117,6 +117,25 @@ struct OpenIDSignInTests {
             }
         }
         #expect(thrown?.message.contains("future") == true, "without the Date header the skew is not known")
+    }
+
+    @Test("an id_token in a refresh answer is checked too (OpenID Connect §12.2): the same account renews, another is refused")
+    func refresh() async throws {
+        let rig = try Rig()
+        _ = try await rig.run { nonce in
+            Fixtures.tokenResponse(userID: nil, role: nil).setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
+        }
+        rig.transport.stub(.post, "/oauth/token", times: 1, with: .successful(Fixtures.tokenResponse(userID: nil, role: nil)
+            .setting("id_token", to: .string(try Rig.idToken(nonce: "", ["email": "new@example.com"])))))
+        let renewed = try await rig.sessions.refresh()
+        #expect(renewed.userID == UserID("oidc-sub-7"))
+        #expect(renewed.identity?.email == "new@example.com")
+
+        rig.transport.stub(.post, "/oauth/token", with: .successful(Fixtures.tokenResponse(userID: nil, role: nil)
+            .setting("id_token", to: .string(try Rig.idToken(nonce: "", ["sub": "someone-else"])))))
+        let thrown = await #expect(throws: RiderError.self) { try await rig.sessions.refresh() }
+        #expect(thrown?.code == .untrustedAuthorizationResponse)
+        #expect(await rig.vault.storedSession?.userID == UserID("oidc-sub-7"), "the vault keeps the account")
     }
 
     @Test("a device sign-in without an id_token takes the account and identity from the userinfo endpoint")
