@@ -61,7 +61,9 @@ struct PeerProviderSignInTests {
             let status = try await WebDriver.withBrowser { browser in
                 try await browser.open(page)
                 try await Self.signIn(browser)
-                // Back at the code form, the code filled in from verification_uri_complete.
+                // Back at the code form, the code filled in from verification_uri_complete (the
+                // login page has a submit button too: wait for the code field first).
+                _ = try await browser.value(of: "id_user_code")
                 try await browser.click(css: "button[type=submit]")
                 try await browser.click(css: "button[name=action][value=accept]")
                 return try await browser.waitFor("h1")

@@ -92,9 +92,9 @@ struct WebDriver: Sendable {
         _ = try await command("POST", "url", ["url": url.absoluteString])
     }
 
-    /// Types `text` into the element with this id.
+    /// Types `text` into the element with this id (once the page that has it is there).
     func type(_ text: String, into id: String) async throws {
-        _ = try await command("POST", "element/\(try element(id))/value", ["text": text])
+        try await settled { _ = try await command("POST", "element/\(try element(id))/value", ["text": text]) }
     }
 
     /// Presses the element with this id (a button submits its form, and the next page loads).
@@ -103,8 +103,10 @@ struct WebDriver: Sendable {
     }
 
     /// Presses the first element matching a CSS selector, for pages without ids on their buttons.
+    /// Waits for the page a previous click started: until then the selector may find nothing, or
+    /// an element of the old page that goes stale under the click.
     func click(css selector: String) async throws {
-        _ = try await command("POST", "element/\(try element(css: selector))/click", [:])
+        try await settled { _ = try await command("POST", "element/\(try element(css: selector))/click", [:]) }
     }
 
     /// The address the browser shows now (after redirects).
