@@ -73,12 +73,13 @@ struct BrowserSignInTests {
             let (environment, opened) = try Self.openIDEnvironment(server, sandbox)
             for round in 0..<2 {
                 try? FileManager.default.removeItem(at: opened)
-                async let login = sandbox.rider(["login", "--web"], environment: environment)
-                let page = try await DeviceSignInTests.openedPage(opened)
-                #expect(URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?
-                    .contains { $0.name == "nonce" } == true)
-                #expect(try await Self.answerByForm(page, server: server).contains("Signed in"))
-                let run = try await login
+                let (run, answer) = try await DeviceSignInTests.signingIn(
+                    sandbox, ["login", "--web"], environment: environment, opened: opened) { page in
+                    #expect(URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?
+                        .contains { $0.name == "nonce" } == true)
+                    return try await Self.answerByForm(page, server: server)
+                }
+                #expect(answer.contains("Signed in"))
                 #expect(run.status == 0, "round \(round): \(run)")
                 #expect(run.stdout.contains(Demo.userID), "\(run)")
                 _ = try await DirectAPI(baseURL: server.baseURL).send("POST", "/_test/rotate-signing-key")
@@ -91,15 +92,15 @@ struct BrowserSignInTests {
     func spoiledIDToken(fault: String) async throws {
         try await withSandboxedReferenceServer(Self.hooked) { server, sandbox in
             let (environment, opened) = try Self.openIDEnvironment(server, sandbox)
-            var hook = URLRequest(url: server.baseURL.appendingPathComponent("_test/spoil-next-id-token"))
-            hook.url = URL(string: hook.url!.absoluteString + "?fault=\(fault)")
+            var hook = URLRequest(url: try #require(URL(string: server.baseURL.absoluteString
+                + "/_test/spoil-next-id-token?fault=\(fault)")))
             hook.httpMethod = "POST"
             _ = try await URLSession.shared.data(for: hook)
-            async let login = sandbox.rider(["login", "--web"], environment: environment)
-            let page = try await DeviceSignInTests.openedPage(opened)
-            let answer = try await Self.answerByForm(page, server: server)
+            let (run, answer) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login", "--web"], environment: environment, opened: opened) { page in
+                try await Self.answerByForm(page, server: server)
+            }
             #expect(answer.contains("id_token"), "\(answer)")
-            let run = try await login
             #expect(run.status == 3, "\(run)")
             #expect(run.stderr.contains("id_token"), "\(run)")
             #expect(sandbox.sessionFile() == nil, "nothing stored")
@@ -110,14 +111,14 @@ struct BrowserSignInTests {
     func approve() async throws {
         try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
             let (environment, opened) = try Self.environment(server, sandbox)
-            async let login = sandbox.rider(["login", "--web", "--verbose"], environment: environment)
-            let page = try await DeviceSignInTests.openedPage(opened)
+            let (run, (page, landed, heading)) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login", "--web", "--verbose"], environment: environment, opened: opened) { page in
+                let (landed, heading) = try await Self.answerInBrowser(page, button: "approve")
+                return (page, landed, heading)
+            }
             #expect(page.path == "/oauth2/authorize")
-
-            let (landed, heading) = try await Self.answerInBrowser(page, button: "approve")
             #expect(heading == "Signed in")
             #expect(landed.hasPrefix("http://127.0.0.1:"), "\(landed)")
-            let run = try await login
             #expect(run.status == 0, "\(run)")
             let code = try #require(URLComponents(string: landed)?.queryItems?.first { $0.name == "code" }?.value)
             #expect(!run.stdout.contains(code) && !run.stderr.contains(code), "\(run)")
@@ -133,11 +134,11 @@ struct BrowserSignInTests {
     func deny() async throws {
         try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
             let (environment, opened) = try Self.environment(server, sandbox)
-            async let login = sandbox.rider(["login", "--web"], environment: environment)
-            let page = try await DeviceSignInTests.openedPage(opened)
-            let (_, heading) = try await Self.answerInBrowser(page, button: "deny")
+            let (run, (_, heading)) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login", "--web"], environment: environment, opened: opened) { page in
+                try await Self.answerInBrowser(page, button: "deny")
+            }
             #expect(heading == "The sign-in did not go through")
-            let run = try await login
             #expect(run.status == 3, "\(run)")
             #expect(run.stderr.contains("declined"), "\(run)")
             #expect(sandbox.sessionFile() == nil, "nothing stored")
@@ -150,11 +151,12 @@ struct BrowserSignInTests {
         configuration.passwordGrant = false
         try await withSandboxedReferenceServer(configuration) { server, sandbox in
             let (environment, opened) = try Self.environment(server, sandbox)
-            async let login = sandbox.rider(["login"], environment: environment)
-            let page = try await DeviceSignInTests.openedPage(opened)
+            let (run, (page, heading)) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login"], environment: environment, opened: opened) { page in
+                (page, try await Self.answerInBrowser(page, button: "approve").heading)
+            }
             #expect(page.path == "/oauth2/authorize")
-            #expect(try await Self.answerInBrowser(page, button: "approve").heading == "Signed in")
-            let run = try await login
+            #expect(heading == "Signed in")
             #expect(run.status == 0, "\(run)")
             #expect(run.stderr.contains("Signing in with the browser"), "\(run)")
         }
@@ -164,10 +166,11 @@ struct BrowserSignInTests {
     func browserOverPassword() async throws {
         try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
             let (environment, opened) = try Self.environment(server, sandbox)
-            async let login = sandbox.rider(["login"], environment: environment)
-            let page = try await DeviceSignInTests.openedPage(opened)
-            #expect(try await Self.answerByForm(page, server: server).contains("Signed in"))
-            let run = try await login
+            let (run, answer) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login"], environment: environment, opened: opened) { page in
+                try await Self.answerByForm(page, server: server)
+            }
+            #expect(answer.contains("Signed in"))
             #expect(run.status == 0, "\(run)")
             #expect(run.stderr.contains("pass --email to sign in with a password"), "\(run)")
             #expect(await server.store.stats().passwordGrants == 0)
@@ -178,18 +181,18 @@ struct BrowserSignInTests {
     func forgedState() async throws {
         try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
             let (environment, opened) = try Self.environment(server, sandbox)
-            async let login = sandbox.rider(["login", "--web"], environment: environment)
-            let page = try await DeviceSignInTests.openedPage(opened)
-            let redirect = try #require(URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?
-                .first { $0.name == "redirect_uri" }?.value)
-            let forged = try #require(URL(string: redirect + "?code=stolen&state=forged&iss="
-                + (server.baseURL.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")))
-            let answer = try await WebDriver.withBrowser { browser in
-                try await browser.open(forged)
-                return try await browser.waitFor("#message")
+            let (run, answer) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login", "--web"], environment: environment, opened: opened) { page in
+                let redirect = try #require(URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?
+                    .first { $0.name == "redirect_uri" }?.value)
+                let forged = try #require(URL(string: redirect + "?code=stolen&state=forged&iss="
+                    + (server.baseURL.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")))
+                return try await WebDriver.withBrowser { browser in
+                    try await browser.open(forged)
+                    return try await browser.waitFor("#message")
+                }
             }
             #expect(answer.contains("state does not match"))
-            let run = try await login
             #expect(run.status == 3, "\(run)")
             #expect(sandbox.sessionFile() == nil)
             #expect(await server.store.stats().authorizationCodeGrants == 0)

@@ -41,6 +41,17 @@ struct DeviceSignInTests {
         throw DirectAPI.Failure(description: "rider never opened the page")
     }
 
+    /// Runs `rider arguments` while `person` answers the page it asked the noting `$BROWSER` to
+    /// open (noted in `opened`): the person's part of every sign-in test.
+    /// - Returns: the run, and what `person` returned.
+    static func signingIn<Answer>(_ sandbox: Sandbox, _ arguments: [String], environment: [String: String],
+                                  opened: URL, person: (URL) async throws -> Answer) async throws
+        -> (run: RiderRun, answer: Answer) {
+        async let login = sandbox.rider(arguments, environment: environment)
+        let answer = try await person(try await openedPage(opened))
+        return (try await login, answer)
+    }
+
     /// Answers the page's form the way a person's browser would.
     static func answer(_ page: URL, action: String, server: RunningReferenceServer) async throws -> Int {
         let code = URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?

@@ -14,21 +14,20 @@ struct DeviceVerificationPageTests {
     func approveInTheBrowser() async throws {
         try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
             let (environment, opened) = try DeviceSignInTests.issuerOnly(server, browser: sandbox)
-            async let login = sandbox.rider(["login", "--device"], environment: environment)
-            let page = try await DeviceSignInTests.openedPage(opened)
-
-            try await WebDriver.withBrowser { browser in
-                try await browser.open(page)
-                #expect(try await browser.title().contains("Sign in a device"))
-                #expect(try await browser.value(of: "user_code") == Self.userCode(of: page))
-                try await browser.type(Demo.email, into: "email")
-                try await browser.type(Demo.password, into: "password")
-                try await browser.click("approve")
-                #expect(try await browser.waitFor("#result") == "Device signed in")
-                let text = try await browser.pageText()
-                #expect(text.contains("You can close this tab"), "\(text)")
+            let (run, _) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login", "--device"], environment: environment, opened: opened) { page in
+                try await WebDriver.withBrowser { browser in
+                    try await browser.open(page)
+                    #expect(try await browser.title().contains("Sign in a device"))
+                    #expect(try await browser.value(of: "user_code") == Self.userCode(of: page))
+                    try await browser.type(Demo.email, into: "email")
+                    try await browser.type(Demo.password, into: "password")
+                    try await browser.click("approve")
+                    #expect(try await browser.waitFor("#result") == "Device signed in")
+                    let text = try await browser.pageText()
+                    #expect(text.contains("You can close this tab"), "\(text)")
+                }
             }
-            let run = try await login
             #expect(run.status == 0, "\(run)")
             #expect(try await sandbox.rider(["whoami"], environment: environment).status == 0)
         }
@@ -38,24 +37,23 @@ struct DeviceVerificationPageTests {
     func wrongPasswordThenDeny() async throws {
         try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
             let (environment, opened) = try DeviceSignInTests.issuerOnly(server, browser: sandbox)
-            async let login = sandbox.rider(["login", "--device"], environment: environment)
-            let page = try await DeviceSignInTests.openedPage(opened)
+            let (run, _) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login", "--device"], environment: environment, opened: opened) { page in
+                try await WebDriver.withBrowser { browser in
+                    try await browser.open(page)
+                    try await browser.type(Demo.email, into: "email")
+                    try await browser.type("not-the-password", into: "password")
+                    try await browser.click("approve")
+                    let alert = try await browser.waitFor("[role=alert]")
+                    #expect(!alert.isEmpty, "the page says what was wrong")
+                    #expect(!(try await browser.pageText()).contains("Device signed in"))
+                    #expect(try await browser.value(of: "user_code") == Self.userCode(of: page), "the form is offered again")
 
-            try await WebDriver.withBrowser { browser in
-                try await browser.open(page)
-                try await browser.type(Demo.email, into: "email")
-                try await browser.type("not-the-password", into: "password")
-                try await browser.click("approve")
-                let alert = try await browser.waitFor("[role=alert]")
-                #expect(!alert.isEmpty, "the page says what was wrong")
-                #expect(!(try await browser.pageText()).contains("Device signed in"))
-                #expect(try await browser.value(of: "user_code") == Self.userCode(of: page), "the form is offered again")
-
-                try await browser.type(Demo.password, into: "password")
-                try await browser.click("deny")
-                #expect(try await browser.waitFor("#result") == "Sign-in denied")
+                    try await browser.type(Demo.password, into: "password")
+                    try await browser.click("deny")
+                    #expect(try await browser.waitFor("#result") == "Sign-in denied")
+                }
             }
-            let run = try await login
             #expect(run.status == 3, "\(run)")
             #expect(sandbox.sessionFile() == nil, "nothing stored")
         }

@@ -80,15 +80,15 @@ struct PeerProviderSignInTests {
     /// `rider login --web` while the person signs in and cancels at the consent page.
     static func cancelConsent(_ provider: PeerProvider, sandbox: Sandbox) async throws -> RiderRun {
         let (environment, opened) = try Self.environment(provider, client: PeerProvider.browserClient, sandbox: sandbox)
-        async let login = sandbox.rider(["login", "--web"], environment: environment)
-        let page = try await DeviceSignInTests.openedPage(opened)
-        _ = try await WebDriver.withBrowser { browser in
-            try await browser.open(page)
-            try await Self.signIn(browser)
-            try await browser.click(css: "input[type=submit]:not([name])")
-            return try await browser.waitFor("#title")
-        }
-        return try await login
+        return try await DeviceSignInTests.signingIn(sandbox, ["login", "--web"], environment: environment,
+                                                     opened: opened) { page in
+            try await WebDriver.withBrowser { browser in
+                try await browser.open(page)
+                try await Self.signIn(browser)
+                try await browser.click(css: "input[type=submit]:not([name])")
+                return try await browser.waitFor("#title")
+            }
+        }.run
     }
 
     @Test("a cancelled consent comes back without the iss the provider promised (RFC 9207 §2.4): refused, exit 3, nothing stored")
