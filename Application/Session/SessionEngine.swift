@@ -192,8 +192,11 @@ public actor SessionEngine {
         if let refusal = try await authorizationServer.passwordGrantRefusal() {
             throw RiderError.invalidConfiguration(refusal)
         }
-        let grant = try await send(API.passwordGrant(Credentials(email: email, password: credentials.password),
+        var grant = try await send(API.passwordGrant(Credentials(email: email, password: credentials.password),
                                                      in: tokens))
+        // The email the server just accepted names the account in `rider session list`; an
+        // id_token's or userinfo's identity, when the provider sends one, replaces it below.
+        grant.identity = grant.identity ?? AccountIdentity(email: email, name: nil, source: .credentials)
         return try await signIn(issuedBy: grant)
     }
 

@@ -84,6 +84,12 @@ public struct RiderError: Error, Hashable, Sendable {
         public static let invalidConfiguration = Code("invalid_configuration")
         /// Local storage (token vault or cache) failed; the message says which file or service.
         public static let storage = Code("storage")
+        /// No session is stored for the account asked for (`--account`, `RIDER_ACCOUNT`,
+        /// `RiderKit.Configuration.account`); ``RiderError/detail`` names the stored ones.
+        public static let unknownAccount = Code("unknown_account")
+        /// A sign-in on a `RiderKit` bound to one account came back as another account; its tokens
+        /// were revoked and nothing was stored.
+        public static let otherAccount = Code("other_account")
 
         /// Lets `catch RiderError.Code.notSignedIn { … }` match any `RiderError` with this code,
         /// whatever its details.
@@ -346,6 +352,30 @@ extension RiderError {
     ///   - underlying: the file-system, keyring or database error.
     public static func storage(_ what: String, underlying: (any Error)? = nil) -> RiderError {
         RiderError(code: .storage, message: "Local storage failed: \(what).", detail: what, underlying: underlying)
+    }
+
+    /// No session is stored for `requested` on `server`.
+    /// - Parameters:
+    ///   - requested: the account asked for, by email or id.
+    ///   - server: the server's origin.
+    ///   - stored: the accounts that are stored there, as a person names them.
+    public static func unknownAccount(_ requested: String, server: String, stored: [String]) -> RiderError {
+        let known = stored.isEmpty ? "no account is signed in there; run `rider login`"
+            : "the stored accounts are \(stored.joined(separator: ", "))"
+        return RiderError(code: .unknownAccount,
+                          message: "No session is stored for the account '\(requested)' on \(server): \(known).",
+                          detail: stored.joined(separator: ", "))
+    }
+
+    /// A sign-in on a `RiderKit` bound to `bound` came back as `signedIn`.
+    /// - Parameters:
+    ///   - signedIn: the account the provider signed in, as a person names it.
+    ///   - bound: the account this `RiderKit` speaks for.
+    public static func otherAccount(signedIn: String, bound: String) -> RiderError {
+        RiderError(code: .otherAccount,
+                   message: "The sign-in came back as \(signedIn), but this is \(bound)'s session; nothing was "
+                       + "stored. Sign in without choosing an account (no --account) to add \(signedIn).",
+                   detail: signedIn)
     }
 
     private static func suffix(_ detail: String?) -> String {

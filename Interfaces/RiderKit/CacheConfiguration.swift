@@ -98,6 +98,32 @@ public struct CacheConfiguration: Hashable, Sendable {
         }
     }
 
+    /// Where `account`'s sport catalogue is kept on `origin`: beside the server's, named for the account.
+    func makeSportCatalogue(forOrigin origin: String, account: UserID, in directories: XDGDirectories)
+        -> any SportCatalogueCache
+    {
+        guard let shared = makeSportCatalogue(forOrigin: origin, in: directories) as? FileSportCatalogueCache else {
+            return InMemorySportCatalogueCache()
+        }
+        return FileSportCatalogueCache(file: AccountFile.file(shared.file, for: account))
+    }
+
+    /// The cache adapter of `account` on `origin`: its own SQLite file beside the server's
+    /// (`users.<account key>.sqlite`), so one account's cached users and searches are never shown
+    /// to another.
+    func makeCache(forOrigin origin: String, account: UserID, in directories: XDGDirectories,
+                   logger: Logger?) -> any UserCache {
+        switch storage {
+        case .memory:
+            return InMemoryUserCache(maximumEntries: maximumEntries)
+        case .sqlite(let file):
+            let file = file.map { Self.file(named: $0, forOrigin: origin) }
+                ?? SQLiteUserCache.defaultFile(forOrigin: origin, in: directories)
+            return SQLiteUserCache(configuration: .init(file: AccountFile.file(file, for: account),
+                                                        maximumEntries: maximumEntries), logger: logger)
+        }
+    }
+
     /// The cache adapter for `origin`.
     func makeCache(forOrigin origin: String, in directories: XDGDirectories,
                    logger: Logger?) -> any UserCache {

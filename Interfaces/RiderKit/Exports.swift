@@ -24,6 +24,8 @@
 @_exported import class RiderApplication.BackgroundRefreshes
 @_exported import struct RiderApplication.InProcessRefreshLock
 @_exported import class RiderApplication.ProviderDiscovery
+@_exported import struct RiderApplication.Accounts
+@_exported import class RiderApplication.AccountTokenVault
 
 // MARK: Application — the use cases the facade hands out (UploadAvatar for its Configuration)
 
@@ -55,6 +57,9 @@
 @_exported import enum RiderInfrastructure.VaultError
 @_exported import struct RiderInfrastructure.SessionBinding
 @_exported import class RiderInfrastructure.InMemoryTokenVault
+@_exported import class RiderInfrastructure.FileAccountRegistry
+@_exported import class RiderInfrastructure.InMemoryAccountRegistry
+@_exported import enum RiderInfrastructure.AccountFile
 @_exported import class RiderInfrastructure.SQLiteUserCache
 @_exported import class RiderInfrastructure.InMemoryUserCache
 @_exported import struct RiderInfrastructure.FileSportCatalogueCache

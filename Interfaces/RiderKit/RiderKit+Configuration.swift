@@ -57,6 +57,10 @@ extension RiderKit {
         /// Receives the browser's return from the provider's sign-in page: `127.0.0.1` on a port the
         /// system picks unless told.
         public var loopbackListener: any LoopbackListener = NIOLoopbackListener()
+        /// The account the `RiderKit` speaks for, by email or id (`RIDER_ACCOUNT`, the CLI's
+        /// `--account`); `nil` (the default) follows the server's active account. Two `RiderKit`s
+        /// with two accounts use both at once.
+        public var account: String?
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
                     directories: XDGDirectories = XDGDirectories(),
@@ -94,6 +98,7 @@ extension RiderKit {
         /// (`automatic`, `secret-service`, `encrypted-file`, `file:/path`, `memory`),
         /// `RIDER_KEYRING_TIMEOUT` (seconds), for the encrypted file's passphrase
         /// `RIDER_VAULT_PASSPHRASE` or `RIDER_VAULT_PASSPHRASE_FILE` (environment only),
+        /// `RIDER_ACCOUNT` (the account, by email or id; the active one when unset),
         /// `RIDER_CACHE` (`sqlite`, `sqlite:/path`, `memory`), `RIDER_CACHE_TTL` (seconds),
         /// `RIDER_CACHE_MAX_USERS`, `RIDER_CACHE_KEEP_ON_LOGOUT`; proxies from `https_proxy`,
         /// `http_proxy`, `all_proxy` and `no_proxy`.
@@ -119,7 +124,9 @@ extension RiderKit {
             settings.merge(ConfigurationFile.Settings(environment: environment))
             if let overrideURL { settings.baseURL = overrideURL }
             if let overrideIssuer { settings.issuer = overrideIssuer }
-            return try make(settings, environment: environment, directories: directories)
+            var configuration = try make(settings, environment: environment, directories: directories)
+            configuration.account = environment["RIDER_ACCOUNT"].flatMap { $0.isEmpty ? nil : $0 }
+            return configuration
         }
 
         /// Checks settings the way ``load(environment:baseURL:issuer:)`` would, without reading the

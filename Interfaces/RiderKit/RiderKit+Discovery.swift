@@ -53,8 +53,15 @@ extension VaultFactory {
         return bound(to: try await server.resolvedConfiguration())
     }
 
-    private init(copying other: VaultFactory, binding: SessionBinding) {
-        origin = other.origin
+    /// The same vaults for another server, bound as its account list records (`rider session list`
+    /// opens every server's).
+    /// - Parameter binding: the server and where its tokens come from.
+    package func forServer(_ binding: SessionBinding) -> VaultFactory {
+        VaultFactory(copying: self, binding: binding, origin: binding.apiOrigin)
+    }
+
+    private init(copying other: VaultFactory, binding: SessionBinding, origin: String? = nil) {
+        self.origin = origin ?? other.origin
         self.binding = binding
         choice = other.choice
         directories = other.directories

@@ -27,9 +27,13 @@ public struct RiderKit: Sendable {
     /// The session engine shared by every use case (single-flight refresh lives here): where the
     /// session stands (`currentSession()`), renewing it now (`refresh()`), its changes.
     public let sessions: SessionEngine
-    /// Where sessions are kept (for ``VaultChoice/automatic``, the vault that decides on first use).
+    /// Where sessions are kept (for ``live(configuration:)``, an `AccountTokenVault`: each
+    /// account's session in its own keyring item or file).
     public let vault: any TokenVault
     public let vaultLocation: String
+    /// The accounts stored for this server: list, the active one, switch, remove, their changes.
+    /// This `RiderKit` speaks for one of them (``Accounts/current()``).
+    public let accounts: Accounts
 
     public let login: Login
     /// Signs in with a code the person approves on another device (RFC 8628), for providers
@@ -108,7 +112,9 @@ public struct RiderKit: Sendable {
                  sportCatalogue: any SportCatalogueCache, reauthentication: Reauthentication?,
                  metrics: any MetricsRecorder, avatarUpload: UploadAvatar.Configuration, logger: Logger?,
                  authorizationServer: AuthorizationServer? = nil, browser: any BrowserOpener = SystemBrowserOpener(),
-                 loopbackListener: any LoopbackListener = NIOLoopbackListener()) {
+                 loopbackListener: any LoopbackListener = NIOLoopbackListener(),
+                 caches: AccountScoped<any UserCache>? = nil,
+                 catalogues: AccountScoped<any SportCatalogueCache>? = nil) {
         let authorizationServer = authorizationServer ?? AuthorizationServer(configuration: api)
         // Without a recorder nothing is measured: no cost for a program that does not count.
         let metrics: (any MetricsRecorder)? = metrics is NoMetrics ? nil : metrics
@@ -132,6 +138,12 @@ public struct RiderKit: Sendable {
         self.sessions = sessions
         self.vault = vault
         self.vaultLocation = vault.location
+        // A vault given by the program keeps one session: listed as the one account it holds.
+        let accountVault = vault as? AccountTokenVault ?? AccountTokenVault(
+            registry: InMemoryAccountRegistry(server: api.origin), location: vault.location,
+            legacy: AccountTokenVault.LegacySession(load: { try await vault.loadSession() }, retire: { _ in }),
+            vault: { _ in vault })
+        accounts = Accounts(vault: accountVault, sessions: sessions, caches: caches, catalogues: catalogues)
         login = loginUseCase
         signInWithDeviceCode = SignInWithDeviceCode(sessions: sessions, clock: clock)
         signInWithBrowser = SignInWithBrowser(sessions: sessions, listener: loopbackListener, browser: browser,
@@ -203,28 +215,53 @@ public struct RiderKit: Sendable {
                                   metrics: configuration.metrics, logger: configuration.logger)
                 .filter { !($0 is RedirectMiddleware) }),
             clock: clock, cache: configuration.makeProviderMetadataCache())
-        func deferred(_ make: @escaping @Sendable (VaultFactory) -> any TokenVault) -> any TokenVault {
-            guard server.needsDiscovery else { return make(vaults) }
-            return DeferredTokenVault(location: make(vaults).location) { make(try await vaults.resolved(by: server)) }
+        // With an issuer, the vaults are bound once its metadata names the token endpoint.
+        let resolved: @Sendable () async throws -> VaultFactory = {
+            server.needsDiscovery ? try await vaults.resolved(by: server) : vaults
         }
-        var vault = deferred { $0.make() }
-        var lock = vaults.refreshLock()
-        var cache = configuration.cache.makeCache(forOrigin: origin, in: configuration.directories,
-                                                  logger: configuration.warnings)
-        var sportCatalogue = configuration.cache.makeSportCatalogue(forOrigin: origin, in: configuration.directories)
+        var registry = vaults.accountRegistry { try? await resolved().binding.tokenEndpointOrigin }
+        var legacy: AccountTokenVault.LegacySession? = AccountTokenVault.LegacySession(
+            load: { try await resolved().legacySession().load() },
+            retire: { try await resolved().legacySession().retire($0) })
+        var vaultOfAccount: @Sendable (UserID) async throws -> any TokenVault = { try await resolved().make(account: $0) }
+        if case .memory = configuration.vault { legacy = nil }
         if case .replay(let folder, _) = configuration.recording {
             // A replay's tokens are the recording's placeholders and its users someone else's:
             // they live beside the recording, never in the person's own vault and cache.
             let state = HTTPRecording.replayState(in: folder)
-            vault = deferred {
-                EncryptedFileTokenVault(file: state.appendingPathComponent("session.vault"),
-                                        passphrase: .fixed(HTTPRecording.replayPassphrase), binding: $0.binding)
+            registry = FileAccountRegistry(file: state.appendingPathComponent("accounts.json"), server: origin)
+            legacy = nil
+            vaultOfAccount = { account in
+                EncryptedFileTokenVault(file: AccountFile.file(state.appendingPathComponent("session.vault"), for: account),
+                                        passphrase: .fixed(HTTPRecording.replayPassphrase),
+                                        binding: try await resolved().binding)
             }
+        }
+        let vault = AccountTokenVault(registry: registry, account: configuration.account, location: vaults.make().location,
+                                      legacy: legacy, vault: vaultOfAccount)
+        var lock: any RefreshLock = AccountScopedRefreshLock(AccountScoped(accounts: vault, nobody: vaults.refreshLock()) {
+            vaults.refreshLock(account: $0)
+        })
+        let caches = AccountScoped<any UserCache>(accounts: vault, nobody: InMemoryUserCache()) {
+            configuration.cache.makeCache(forOrigin: origin, account: $0, in: configuration.directories,
+                                          logger: configuration.warnings)
+        }
+        let catalogues = AccountScoped<any SportCatalogueCache>(accounts: vault, nobody: InMemorySportCatalogueCache()) {
+            configuration.cache.makeSportCatalogue(forOrigin: origin, account: $0, in: configuration.directories)
+        }
+        var cache: any UserCache = AccountScopedUserCache(caches)
+        var sportCatalogue: any SportCatalogueCache = AccountScopedSportCatalogue(catalogues)
+        let isReplay: Bool
+        if case .replay(let folder, _) = configuration.recording {
+            isReplay = true
+            let state = HTTPRecording.replayState(in: folder)
             lock = FileRefreshLock(file: state.appendingPathComponent("refresh.lock"))
             cache = SQLiteUserCache(configuration: .init(file: state.appendingPathComponent("users.sqlite"),
                                                          maximumEntries: configuration.cache.maximumEntries),
                                     logger: configuration.warnings)
             sportCatalogue = FileSportCatalogueCache(file: state.appendingPathComponent("sports.json"))
+        } else {
+            isReplay = false
         }
         return RiderKit(api: configuration.api, transport: transport, vault: vault, cache: cache,
                         clock: clock, lock: lock, cacheSettings: configuration.cache.settings,
@@ -232,12 +269,19 @@ public struct RiderKit: Sendable {
                         sportCatalogue: sportCatalogue, reauthentication: configuration.reauthentication,
                         metrics: configuration.metrics ?? NoMetrics(), avatarUpload: UploadAvatar.Configuration(),
                         logger: configuration.logger, authorizationServer: server, browser: configuration.browser,
-                        loopbackListener: configuration.loopbackListener)
+                        loopbackListener: configuration.loopbackListener,
+                        caches: isReplay ? nil : caches, catalogues: isReplay ? nil : catalogues)
     }
 
     /// Where the session is kept now: for ``VaultChoice/automatic``, the backend it settled on.
     public func currentVaultLocation() async -> String {
         var vault = self.vault
+        if let accounts = vault as? AccountTokenVault {
+            guard let account = try? await accounts.account(), let made = try? await accounts.vault(for: account) else {
+                return vault.location
+            }
+            vault = made
+        }
         if let deferred = vault as? DeferredTokenVault {
             guard let made = try? await deferred.vault() else { return vault.location }
             vault = made

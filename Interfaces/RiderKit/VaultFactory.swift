@@ -34,7 +34,8 @@ public struct VaultFactory: Sendable {
                                  tokenEndpointOrigin: configuration.api.tokenEndpointOrigin)
         choice = configuration.vault
         directories = configuration.directories
-        passphrase = configuration.vaultPassphrase
+        // Asked once however many accounts' files this process opens.
+        passphrase = configuration.vaultPassphrase.remembered()
         keyringTimeout = configuration.keyringTimeout
         logger = configuration.logger
         warnings = configuration.warnings
@@ -64,12 +65,86 @@ public struct VaultFactory: Sendable {
         make(choice)
     }
 
+    /// The vault of one account, of the backend the configuration asks for: the keyring item with
+    /// that `account` attribute, or the encrypted file of that account beside the server's
+    /// (``AccountFile``).
+    public func make(account: UserID) -> any TokenVault {
+        make(choice, account: account)
+    }
+
+    /// The vault of one account in one backend.
+    public func make(_ backend: VaultChoice, account: UserID) -> any TokenVault {
+        switch backend {
+        case .automatic:
+            AutomaticTokenVault(keyring: secretService(account: account), file: encryptedFile(account: account),
+                                logger: logger, warnings: warnings)
+        case .secretService: secretService(account: account)
+        case .encryptedFile(nil): encryptedFile(account: account)
+        case .encryptedFile(let file?):
+            EncryptedFileTokenVault(file: AccountFile.file(file, for: account), passphrase: passphrase, binding: binding)
+        case .memory: InMemoryTokenVault()
+        }
+    }
+
+    /// The keyring vault of one account of this server.
+    public func secretService(account: UserID) -> SecretServiceTokenVault {
+        SecretServiceTokenVault(binding: binding, account: account.rawValue, timeout: keyringTimeout)
+    }
+
+    /// The encrypted file of one account of this server: beside the server's file, named for the
+    /// account.
+    public func encryptedFile(account: UserID) -> EncryptedFileTokenVault {
+        EncryptedFileTokenVault(file: AccountFile.file(encryptedFile().file, for: account), passphrase: passphrase,
+                                binding: binding)
+    }
+
+    /// Where the server's accounts are listed: a file beside its sessions, or memory with the
+    /// in-memory vault.
+    /// - Parameter tokenEndpointOrigin: where the server's tokens come from, recorded in the list.
+    public func accountRegistry(tokenEndpointOrigin: @escaping @Sendable () async -> String? = { nil })
+        -> any AccountRegistry
+    {
+        if case .memory = choice { return InMemoryAccountRegistry(server: origin) }
+        return FileAccountRegistry(file: FileAccountRegistry.defaultFile(forOrigin: origin, in: directories),
+                                   server: origin, tokenEndpointOrigin: tokenEndpointOrigin)
+    }
+
+    /// The one session per server a RiderKit from before accounts kept: read through the
+    /// configured backend as it was then (the keyring item of the server, the server's file), and
+    /// retired by removing the file once the account's own vault holds the session. The keyring
+    /// item needs no move: the account's item is that item.
+    public func legacySession() -> AccountTokenVault.LegacySession {
+        let old = make()
+        let file: EncryptedFileTokenVault? = switch choice {
+        case .automatic, .encryptedFile: encryptedFile()
+        case .secretService, .memory: nil
+        }
+        return AccountTokenVault.LegacySession(load: { try await old.loadSession() }, retire: { _ in
+            guard let file else { return }
+            let marker = URL(fileURLWithPath: file.file.path + ".newer-than-keyring")
+            // The session came from the keyring: a file left beside it is not touched (it may need
+            // a passphrase nobody should be asked for now).
+            if let automatic = old as? AutomaticTokenVault, case .secretService = await automatic.select().backend,
+               !FileManager.default.fileExists(atPath: marker.path) { return }
+            try await file.removeSession()
+            try? FileManager.default.removeItem(at: marker)
+        })
+    }
+
     /// How refreshes of this server's session are serialized: across processes through a lock
     /// file beside the encrypted vault (every `rider` process shares the stored session), within
     /// the process for the in-memory vault.
     public func refreshLock() -> any RefreshLock {
         if case .memory = choice { return InProcessRefreshLock() }
         return FileRefreshLock(file: FileRefreshLock.defaultFile(forOrigin: origin, in: directories))
+    }
+
+    /// The refresh lock of one account: two accounts refresh in parallel, two processes on one
+    /// account take turns.
+    public func refreshLock(account: UserID) -> any RefreshLock {
+        if case .memory = choice { return InProcessRefreshLock() }
+        return FileRefreshLock(file: AccountFile.file(FileRefreshLock.defaultFile(forOrigin: origin, in: directories),
+                                                     for: account))
     }
 
     /// The vault of one backend: ``VaultChoice/encryptedFile(_:)`` without a path is the

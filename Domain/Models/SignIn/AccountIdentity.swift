@@ -11,6 +11,8 @@ public struct AccountIdentity: Hashable, Sendable, Codable {
         case idToken = "id_token"
         /// The provider's userinfo endpoint.
         case userinfo
+        /// The email the account signed in with, which the server accepted with its password.
+        case credentials
     }
 
     /// The `email` claim, if the provider shared it.

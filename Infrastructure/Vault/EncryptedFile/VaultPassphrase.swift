@@ -40,6 +40,25 @@ public struct VaultPassphrase: Sendable {
         }
     }
 
+    /// The same source, asked once: every vault given the result shares the first passphrase it
+    /// obtained (a person with several accounts types it once per process, not once per file).
+    public func remembered() -> VaultPassphrase {
+        let memory = Remembered(self)
+        return VaultPassphrase { () async throws(VaultError) in try await memory.get() }
+    }
+
+    private actor Remembered {
+        let source: VaultPassphrase
+        var obtained: String?
+        init(_ source: VaultPassphrase) { self.source = source }
+        func get() async throws(VaultError) -> String {
+            if let obtained { return obtained }
+            let passphrase = try await source.get()
+            obtained = passphrase
+            return passphrase
+        }
+    }
+
     /// The passphrase.
     /// - Throws: ``VaultError/passphraseRequired`` when there is none.
     public func get() async throws(VaultError) -> String {

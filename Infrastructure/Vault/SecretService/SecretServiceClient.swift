@@ -58,7 +58,10 @@ enum SecretServiceClient {
     /// attributes works on every provider and keeps the item's label and attributes. Every
     /// match is updated, so a duplicate (two processes that created at the same moment) can
     /// never be read back stale. A new item is created without `replace`.
-    static func store(_ secret: String, label: String, attributes: [String: String],
+    ///
+    /// Items are found by `identity` (the attributes every RiderKit wrote, so an item written before
+    /// `server` existed is updated, not duplicated) and created with all of `attributes`.
+    static func store(_ secret: String, label: String, attributes: [String: String], identity: [String: String],
                       _ cancellable: KeyringCall.Cancellable) throws(VaultError) {
         var error: UnsafeMutablePointer<GError>?
         guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, &error) else {
@@ -69,12 +72,14 @@ enum SecretServiceClient {
         defer { secret_schema_unref(schema) }
         let table = makeTable(attributes)
         defer { g_hash_table_unref(table) }
+        let identityTable = makeTable(identity)
+        defer { g_hash_table_unref(identityTable) }
         guard let value = secret_value_new(secret, -1, "text/plain") else {
             throw .unavailable(reason: "libsecret could not hold the session for the keyring")
         }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
 
-        let items = try search(service, schema, table, cancellable)
+        let items = try search(service, schema, identityTable, cancellable)
         defer { for item in items { g_object_unref(UnsafeMutableRawPointer(item)) } }
         guard items.isEmpty else {
             for item in items {
@@ -163,7 +168,7 @@ enum SecretServiceClient {
         let names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)
         defer { g_hash_table_unref(names) }
         // The value is the attribute type; SECRET_SCHEMA_ATTRIBUTE_STRING is 0, a null pointer.
-        for name in ["service", "account"] {
+        for name in ["service", "server", "account"] {
             g_hash_table_insert(names, g_strdup(name), nil)
         }
         return secret_schema_newv(schemaName, SECRET_SCHEMA_NONE, names)

@@ -4,9 +4,10 @@ import RiderDomain
 /// Keeps the session in the desktop keyring through the freedesktop Secret Service (libsecret):
 /// GNOME Keyring, KWallet's Secret Service, KeePassXC.
 ///
-/// Each item uses the schema `org.riderkit.Session` with two non-secret attributes, `service`
-/// (the API origin) and `account` (the user id), and a label a person recognises in their keyring
-/// manager. The whole session, serialized and tagged (``KeyringSecretEncoding``), is the secret;
+/// Each item uses the schema `org.riderkit.Session` with non-secret attributes, `service` and
+/// `server` (both the API origin: `service` is how items were always found, `server` names it for
+/// people and other tools) and `account` (the user id), and a label a person recognises in their
+/// keyring manager (`rider: ana@example.com on api.example.com`). The whole session, serialized and tagged (``KeyringSecretEncoding``), is the secret;
 /// nothing secret goes in attributes. An existing item is updated in place, never replaced.
 ///
 /// Every call runs off the cooperative pool and is cancelled after ``timeout``; each operation
@@ -48,10 +49,11 @@ public actor SecretServiceTokenVault: TokenVault {
         "Secret Service keyring (schema \(SecretServiceClient.schemaName), service \(service))"
     }
 
-    /// The label of the item for `account`, as shown in keyring managers.
+    /// The label of the item for `account` (its email when known, else its id), as shown in
+    /// keyring managers.
     public nonisolated func label(forAccount account: String) -> String {
         let host = URLComponents(string: service)?.host ?? service
-        return "RiderKit session for \(account) on \(host)"
+        return "rider: \(account) on \(host)"
     }
 
     /// Checks that a Secret Service answers with an unlocked default collection.
@@ -127,9 +129,10 @@ public actor SecretServiceTokenVault: TokenVault {
             throw .unreadableSecret(detail: "the session cannot be serialized")
         }
         let secret = KeyringSecretEncoding.encode(data)
-        let attributes = ["service": service, "account": newAccount]
-        let label = label(forAccount: newAccount)
-        try await store(secret, label: label, attributes: attributes)
+        let attributes = ["service": service, "server": service, "account": newAccount]
+        let label = label(forAccount: session.userID.rawValue == newAccount ? session.identity?.email ?? newAccount : newAccount)
+        try await store(secret, label: label, attributes: attributes,
+                        identity: ["service": service, "account": newAccount])
         if let previous, previous.account != newAccount, account == nil {
             try await clear(["service": service, "account": previous.account])
         }
@@ -143,12 +146,14 @@ public actor SecretServiceTokenVault: TokenVault {
     /// being written) must not cost the session. The caller holds the refresh lock throughout,
     /// so no other process refreshes with the retired token meanwhile. A keyring that keeps
     /// failing fails for good here; ``AutomaticTokenVault`` then uses the encrypted file.
-    private func store(_ secret: String, label: String, attributes: [String: String]) async throws(VaultError) {
+    private func store(_ secret: String, label: String, attributes: [String: String],
+                       identity: [String: String]) async throws(VaultError) {
         var attempt = 1
         while true {
             do {
                 try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
-                    try SecretServiceClient.store(secret, label: label, attributes: attributes, cancellable)
+                    try SecretServiceClient.store(secret, label: label, attributes: attributes, identity: identity,
+                                                  cancellable)
                 }
                 return
             } catch {

@@ -19,8 +19,10 @@ struct CacheClearCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
+        let account = try await context.rider.accounts.current()?.displayName
         let removed = try await context.rider.cache.clear()
-        let output = CacheClearOutput(removed: removed, location: try await context.rider.cache.statistics().location)
+        let output = CacheClearOutput(removed: removed, location: try await context.rider.cache.statistics().location,
+                                      account: account)
         try context.print(json: output, lines: [output.line])
     }
 }

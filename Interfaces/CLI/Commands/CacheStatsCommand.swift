@@ -18,7 +18,9 @@ struct CacheStatsCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let output = CacheStatisticsOutput(try await context.rider.cache.statistics(), server: context.server)
+        let account = try await context.rider.accounts.current()?.displayName
+        let output = CacheStatisticsOutput(try await context.rider.cache.statistics(), server: context.server,
+                                           account: account)
         try context.print(json: output, lines: output.lines(now: context.now))
     }
 }

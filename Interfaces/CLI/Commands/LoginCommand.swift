@@ -102,7 +102,20 @@ struct LoginCommand: GlobalOptionsCommand {
         let password = try PasswordInput.read(fromStandardInput: passwordStdin)
         let session = try await context.rider.login(Credentials(email: email, password: password))
         let output = LoginOutput(server: context.server, email: email, session: session)
-        try context.print(json: output, lines: [output.line])
+        let others = await Self.activate(session, context)
+        try context.print(json: output, lines: [output.line] + others)
+    }
+
+    /// Makes the account just signed in the server's active one (a new account already is; one
+    /// signed in again becomes it too, as `gh auth login` does).
+    /// - Returns: a line naming the other accounts, when there are any.
+    static func activate(_ session: Session, _ context: CommandContext) async -> [String] {
+        let accounts = context.rider.accounts
+        try? await accounts.activate(session.userID)
+        let others = ((try? await accounts.list()) ?? []).filter { $0.id != session.userID }
+        guard !others.isEmpty else { return [] }
+        return ["It is now the active account on this server; also signed in here: "
+            + others.map(\.displayName).joined(separator: ", ") + " (`rider session list`, `rider session switch`)."]
     }
 
     /// Opens the provider's page and waits on the loopback redirect; the page's address goes to
@@ -147,7 +160,8 @@ struct LoginCommand: GlobalOptionsCommand {
         // The session is stored; the email only decorates the answer, so a failure here is not one.
         let email = (try? await context.rider.currentUser())?.value.email ?? session.userID.rawValue
         let output = LoginOutput(server: context.server, email: email, session: session)
-        try context.print(json: output, lines: [output.line])
+        let others = await Self.activate(session, context)
+        try context.print(json: output, lines: [output.line] + others)
     }
 
     /// The ways to sign in without a password.

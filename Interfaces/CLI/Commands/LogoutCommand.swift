@@ -10,17 +10,41 @@ struct LogoutCommand: GlobalOptionsCommand {
             The local session is removed even when the server cannot be reached; the output \
             says whether the server was told. Logging out when nobody is logged in is not an error.
 
-            Example:
+            Logs out of the server's active account, or of the one given with --account; with \
+            --all, of every account stored for the server. When the active account logs out, the \
+            most recently signed-in of the others becomes active, and the output says which.
+
+            Examples:
               rider logout
+              rider logout --account ana@example.com
+              rider logout --all
             """
     )
 
+    @Flag(help: "Log out of every account stored for the server.")
+    var all = false
+
     @OptionGroup(title: "Global Options") var global: GlobalOptions
+
+    func validate() throws {
+        if all, global.account != nil { throw ValidationError("--all and --account cannot be used together.") }
+    }
 
     func run() async throws {
         let context = try CommandContext(global)
-        let outcome = try await context.rider.logout()
-        let output = LogoutOutput(outcome)
-        try context.print(json: output, lines: [output.line])
+        guard all else {
+            let account = try await context.rider.accounts.current()
+            let output = LogoutOutput(try await context.rider.logout(), account: account?.displayName,
+                                      nowActive: try? await context.rider.accounts.active()?.displayName)
+            try context.print(json: output, lines: [output.line])
+            return
+        }
+        var outputs: [LogoutOutput] = []
+        for account in try await context.rider.accounts.list() {
+            let bound = try CommandContext(global, account: account.id.rawValue)
+            outputs.append(LogoutOutput(try await bound.rider.logout(), account: account.displayName, nowActive: nil))
+        }
+        try context.print(json: LogoutAllOutput(accounts: outputs),
+                          lines: outputs.isEmpty ? ["Not logged in; nothing to do."] : outputs.map(\.line))
     }
 }

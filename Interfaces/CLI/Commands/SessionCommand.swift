@@ -4,17 +4,24 @@ import ArgumentParser
 struct SessionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "session",
-        abstract: "Inspect or renew the stored session.",
+        abstract: "Inspect, switch or renew the stored sessions.",
         discussion: """
             Tokens are never printed, not even with --json or --verbose — except by \
             `rider session token`, which exists to hand one to a script.
 
+            A session belongs to a server and an account. Several can be stored side by side; \
+            on each server one is active, and commands use it unless given --account (or \
+            RIDER_ACCOUNT).
+
             Examples:
               rider session show
+              rider session list
+              rider session switch --account ana@example.com
               rider session refresh
               rider session token
             """,
-        subcommands: [SessionShowCommand.self, SessionRefreshCommand.self, SessionTokenCommand.self],
+        subcommands: [SessionShowCommand.self, SessionListCommand.self, SessionSwitchCommand.self,
+                      SessionRefreshCommand.self, SessionTokenCommand.self],
         defaultSubcommand: SessionShowCommand.self
     )
 }

@@ -4,6 +4,8 @@ import RiderKit
 /// What `rider cache stats` prints.
 struct CacheStatisticsOutput: Encodable, Sendable {
     let server: String
+    /// The account whose cache this is; `nil` while nobody is signed in (nothing is kept then).
+    @Nullable var account: String?
     let location: String
     let entries: Int
     let maximumEntries: Int
@@ -12,8 +14,9 @@ struct CacheStatisticsOutput: Encodable, Sendable {
     let hits: Int
     let misses: Int
 
-    init(_ statistics: UserCacheStatistics, server: String) {
+    init(_ statistics: UserCacheStatistics, server: String, account: String?) {
         self.server = server
+        self.account = account
         location = statistics.location
         entries = statistics.entries
         maximumEntries = statistics.maximumEntries
@@ -28,6 +31,7 @@ struct CacheStatisticsOutput: Encodable, Sendable {
         let rate = lookups == 0 ? "no lookups yet" : "\(hits * 100 / lookups) % hits"
         return HumanFormat.block([
             ("server", server),
+            ("account", account ?? "nobody is signed in: nothing is cached on disk"),
             ("location", location),
             ("entries", "\(entries) of at most \(maximumEntries)"),
             ("size on disk", Self.bytes(sizeOnDiskBytes)),

@@ -28,8 +28,10 @@ struct IdentityOutput: Encodable, Sendable {
 
     /// Where an identity came from, in words.
     static func describe(_ source: String) -> String {
-        source == AccountIdentity.Source.idToken.rawValue
-            ? "OpenID Connect: the sign-in's verified id_token"
-            : "OpenID Connect: the provider's userinfo endpoint"
+        switch source {
+        case AccountIdentity.Source.idToken.rawValue: "OpenID Connect: the sign-in's verified id_token"
+        case AccountIdentity.Source.userinfo.rawValue: "OpenID Connect: the provider's userinfo endpoint"
+        default: "the email signed in with"
+        }
     }
 }

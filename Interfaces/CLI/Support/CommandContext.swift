@@ -12,9 +12,12 @@ struct CommandContext: Sendable {
     let vaults: VaultFactory
 
     /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` when no usable server is configured.
-    init(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    /// - Parameter account: the account to act as, winning over `--account` (`rider logout --all`).
+    init(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
+         account: String? = nil) throws {
         var configuration = try RiderKit.Configuration.load(environment: environment, baseURL: options.server,
                                                                     issuer: options.issuer)
+        if let account = account ?? options.account { configuration.account = account }
         configuration.identity.program = "rider/\(RequestIdentity.libraryVersion)"
         configuration.reauthentication = ReauthenticationPrompt.make()
         configuration.recording = options.recording
@@ -33,7 +36,11 @@ struct CommandContext: Sendable {
         configuration.warnings = warnings
         rider = try RiderKit.live(configuration: configuration)
         self.options = options
+        self.configuration = configuration
     }
+
+    /// What ``rider`` was made from: for commands that make one per account or per server.
+    let configuration: RiderKit.Configuration
 
     /// ``vaults`` bound as RiderKit binds the session: with an issuer, to the token endpoint its
     /// metadata names (read, or taken from the cache, on this call).

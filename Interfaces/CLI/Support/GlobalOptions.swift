@@ -14,6 +14,11 @@ struct GlobalOptions: ParsableArguments {
         valueName: "url"))
     var issuer: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The account to act as, by email or user id, among those signed in on the server (overrides RIDER_ACCOUNT; default: the server's active account).",
+        valueName: "email|id"))
+    var account: String?
+
     @Flag(name: .long, help: "Print machine-readable JSON on stdout (snake_case keys, ISO-8601 dates); errors go to stderr as JSON.")
     var json = false
 

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import RiderKit
+
+/// `rider session list`: every stored session, as `gh auth status` lists hosts and accounts.
+struct SessionListCommand: GlobalOptionsCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List every stored session: server, account, which is active, expiry, vault, and whether it refreshes.",
+        discussion: """
+            Reads the vaults only; no server is contacted, no token is shown. A `*` marks each \
+            server's active account, the one commands use unless given --account. A session that \
+            cannot be read (a passphrase that does not open its file) is reported on its row; the \
+            others are listed all the same.
+
+            Examples:
+              rider session list
+              rider session list --json | jq -r '.sessions[] | select(.active) | .account'
+            """,
+        aliases: ["ls"]
+    )
+
+    @OptionGroup(title: "Global Options") var global: GlobalOptions
+
+    func run() async throws {
+        let context = try CommandContext(global)
+        // The configured server first; a session from before accounts moves over on this read.
+        var servers: [(accounts: [Account], vaults: VaultFactory)] = []
+        let here = try await context.rider.accounts.list()
+        let resolved = try? await context.resolvedVaults()
+        servers.append((here, resolved ?? context.vaults))
+        for (registry, binding) in FileAccountRegistry.stored(in: context.configuration.directories)
+        where registry.server != context.server {
+            let accounts = (try? await registry.accounts()) ?? []
+            if !accounts.isEmpty { servers.append((accounts, context.vaults.forServer(binding))) }
+        }
+        var rows: [AccountSessionOutput] = []
+        for (accounts, vaults) in servers {
+            for account in accounts {
+                let vault = vaults.make(account: account.id)
+                let session: Result<Session?, any Error>
+                do { session = .success(try await vault.loadSession()) } catch { session = .failure(error) }
+                rows.append(AccountSessionOutput(account, session: session, vault: await Self.backend(of: vault),
+                                                 now: context.now))
+            }
+        }
+        let output = AccountListOutput(sessions: rows)
+        let terminal = global.terminal
+        try context.print(json: output, style: terminal.style, lines: output.lines(now: context.now, on: terminal))
+    }
+
+    /// The backend holding the session, in a word: the automatic vault's choice, once made.
+    static func backend(of vault: any TokenVault) async -> String {
+        if let automatic = vault as? AutomaticTokenVault { return await automatic.select().backend.name }
+        switch vault {
+        case is SecretServiceTokenVault: return VaultChoice.secretService.name
+        case is EncryptedFileTokenVault: return VaultChoice.encryptedFile(nil).name
+        default: return VaultChoice.memory.name
+        }
+    }
+}

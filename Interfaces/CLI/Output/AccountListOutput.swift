@@ -1,0 +1,65 @@
+import Foundation
+import RiderKit
+
+/// One row of `rider session list`: a stored account and what its session says, never a token.
+struct AccountSessionOutput: Encodable, Sendable {
+    let server: String
+    let account: String
+    let userID: String
+    @Nullable var email: String?
+    let active: Bool
+    /// `signed_in`, `expired` (it still refreshes, or not) or `unreadable`.
+    let state: String
+    @Nullable var expiresAt: Date?
+    let refreshable: Bool
+    let vault: String
+    /// Why the session could not be read (a passphrase that does not open its file, a locked keyring).
+    @Nullable var problem: String?
+
+    init(_ account: Account, session: Result<Session?, any Error>, vault: String, now: Date) {
+        server = account.server
+        self.account = account.displayName
+        userID = account.id.rawValue
+        email = account.email
+        active = account.isActive
+        self.vault = vault
+        switch session {
+        case .success(let session?):
+            state = session.isExpired(at: now) ? "expired" : "signed_in"
+            expiresAt = session.expiresAt
+            refreshable = session.refreshToken != nil
+        case .success(nil):
+            state = "missing"
+            refreshable = false
+            problem = "its vault holds no session: log in again"
+        case .failure(let error):
+            state = "unreadable"
+            refreshable = false
+            problem = (error as? RiderError)?.message ?? "\(type(of: error))"
+        }
+    }
+
+    /// The row's cells under ``AccountListOutput``'s titles.
+    func row(now: Date) -> [String] {
+        let expiry = expiresAt.map { HumanFormat.timeLeft(until: $0, from: now) } ?? (state == "signed_in" ? "unknown" : "-")
+        let renewal = switch state {
+        case "signed_in", "expired": refreshable ? "yes" : "no"
+        default: problem ?? "-"
+        }
+        return [active ? "*" : "", server, account, state.replacingOccurrences(of: "_", with: " "), expiry, renewal, vault]
+    }
+}
+
+/// What `rider session list` prints: every stored account on every server, the active one of each
+/// server marked.
+struct AccountListOutput: Encodable, Sendable {
+    let sessions: [AccountSessionOutput]
+
+    func lines(now: Date, on terminal: TerminalOutput) -> [String] {
+        guard !sessions.isEmpty else { return ["No account is signed in. Run `rider login`."] }
+        let columns = ["", "server", "account", "state", "expires", "refreshes", "vault"]
+        let rows = sessions.map { $0.row(now: now) }
+        guard terminal.usesTables else { return HumanFormat.columns([columns] + rows) }
+        return TextTable(columns: columns.map { TextTable.Column(title: $0) }, rows: rows).lines(style: terminal.style)
+    }
+}
