@@ -120,22 +120,41 @@ say "The same search offline, from the local cache (it says where the answer cam
 run "$rider" users search jose --limit 5 --policy cache-only
 run "$rider" cache stats
 
-say "Sign in again, with a device code (RFC 8628): for a machine without a browser, approved on another device"
+say "Register a second account, then sign it in with a device code (RFC 8628): for a machine without a browser, approved on another device"
+printf 'ana-password\n' | run "$rider" register --email ana@example.com --display-name "Ana" --type learner --password-stdin
 printf '%s$ %s%s\n' "$dim" "$rider login --device" "$reset"
 BROWSER="$work/browser" "$rider" login --device &
 login_pid=$!
 page=$(opened_page)
 code=${page##*user_code=}
-printf '%s(the person opens %s, signs in there as demo@example.com and approves code %s)%s\n' "$dim" "$page" "$code" "$reset"
-curl -fsS -o /dev/null --data-urlencode "user_code=$code" --data-urlencode "email=demo@example.com" \
-  --data-urlencode "password=rider-demo" --data-urlencode "action=approve" "$base_url/device"
+printf '%s(the person opens %s, signs in there as ana@example.com and approves code %s)%s\n' "$dim" "$page" "$code" "$reset"
+curl -fsS -o /dev/null --data-urlencode "user_code=$code" --data-urlencode "email=ana@example.com" \
+  --data-urlencode "password=ana-password" --data-urlencode "action=approve" "$base_url/device"
 wait "$login_pid"
+
+say "Both accounts are kept side by side, as gh auth status shows them: the one signed in last is active"
+run "$rider" session list
+run "$rider" whoami
+
+say "Act as the other account for one command (--account, or RIDER_ACCOUNT), or switch the active one"
+run "$rider" --account demo@example.com profile show
+run "$rider" session switch
+run "$rider" session list
+
+say "A token for a script, renewed first when it is about to expire (as gh auth token)"
+printf '%s$ %s%s\n' "$dim" "curl -H \"Authorization: Bearer \$(rider session token --account ana@example.com)\" $base_url/auth/me" "$reset"
+curl -fsS -H "Authorization: Bearer $("$rider" session token --account ana@example.com)" "$base_url/auth/me"
+echo
 
 say "Refresh the session (the server rotates the refresh token)"
 run "$rider" session refresh
 
-say "Log out (tokens revoked on the server, session removed here)"
-run "$rider" logout
+say "Log out of Ana (tokens revoked on the server, her session and cache removed here); Demo stays signed in"
+run "$rider" logout --account ana@example.com
+run "$rider" session list
+
+say "Log out of every account on the server"
+run "$rider" logout --all
 
 say "After logout, commands that need a session say so"
 set +e
@@ -145,4 +164,4 @@ set -e
 printf '%s(exit code %d: not signed in)%s\n' "$dim" "$code" "$reset"
 [ "$code" -eq 4 ] || { echo "demo: expected exit code 4 after logout, got $code" >&2; exit 1; }
 
-printf '\n%sDemo complete: browser and device sign-in, whoami, profile update, search (online and from the cache), refresh and logout all succeeded.%s\n' "$green" "$reset"
+printf '\n%sDemo complete: browser and device sign-in, two accounts side by side (list, switch, token), whoami, profile update, search (online and from the cache), refresh and logout all succeeded.%s\n' "$green" "$reset"

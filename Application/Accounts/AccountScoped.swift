@@ -22,10 +22,17 @@ package final class AccountScoped<Adapter: Sendable>: @unchecked Sendable {
     }
 
     /// The adapter of the account the vault speaks for now.
-    package func current() async -> Adapter {
+    /// - Throws: what deciding the account throws: an account asked for that is not stored is
+    ///   never served `nobody`'s adapter (it would answer as if it were signed out).
+    package func current() async throws -> Adapter {
         if let pinned = accounts.pinnedAccount { return adapter(for: pinned) }
-        guard let account = try? await accounts.account() else { return nobody }
+        guard let account = try await accounts.account() else { return nobody }
         return adapter(for: account)
+    }
+
+    /// The same for callers that cannot throw: `nobody`'s adapter when the account cannot be decided.
+    package func currentOrNobody() async -> Adapter {
+        (try? await current()) ?? nobody
     }
 
     /// `account`'s adapter.
@@ -68,7 +75,7 @@ package struct AccountScopedSportCatalogue: SportCatalogueCache {
 
     package init(_ catalogues: AccountScoped<any SportCatalogueCache>) { self.catalogues = catalogues }
 
-    package func load() async -> StoredSportCatalogue? { await catalogues.current().load() }
+    package func load() async -> StoredSportCatalogue? { await catalogues.currentOrNobody().load() }
     package func save(_ catalogue: StoredSportCatalogue) async throws { try await catalogues.current().save(catalogue) }
     package func remove() async throws { try await catalogues.current().remove() }
 }

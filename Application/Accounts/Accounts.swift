@@ -78,6 +78,12 @@ public struct Accounts: Sendable {
         return try await vault.registry.accounts().first(where: \.isActive)
     }
 
+    /// Takes `account` off the list without touching its vault entry: for `rider vault reset`,
+    /// which removes entries that cannot be read itself.
+    package func unlist(_ account: UserID) async throws {
+        try await vault.registry.remove(account)
+    }
+
     /// The server's accounts now, then after every change this process makes (a sign-in, a switch,
     /// a removal), whichever `RiderKit` made it.
     public func changes() async -> AsyncStream<AccountsChange> {

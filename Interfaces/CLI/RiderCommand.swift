@@ -40,7 +40,7 @@ struct RiderCommand: ParsableCommand {
               1   other error (for example, the account may not do this)
               2   usage error (unknown flag, bad argument, no terminal to ask on)
               3   login failed (wrong email or password; a device sign-in declined or expired)
-              4   not logged in, or the session expired: run `rider login`
+              4   not logged in (or not as the --account asked for), or the session expired: run `rider login`
               5   not found
               6   conflict (email already registered, profile changed elsewhere)
               7   network (server unreachable, timed out, rate limited)

@@ -246,7 +246,10 @@ public struct RiderKit: Sendable {
             configuration.cache.makeCache(forOrigin: origin, account: $0, in: configuration.directories,
                                           logger: configuration.warnings)
         }
-        let catalogues = AccountScoped<any SportCatalogueCache>(accounts: vault, nobody: InMemorySportCatalogueCache()) {
+        // Signed out, the catalogue is the server's public one (it needs no sign-in).
+        let catalogues = AccountScoped<any SportCatalogueCache>(
+            accounts: vault, nobody: configuration.cache.makeSportCatalogue(forOrigin: origin, in: configuration.directories)
+        ) {
             configuration.cache.makeSportCatalogue(forOrigin: origin, account: $0, in: configuration.directories)
         }
         var cache: any UserCache = AccountScopedUserCache(caches)

@@ -160,6 +160,23 @@ public struct VaultFactory: Sendable {
         }
     }
 
+    /// Which backend holds `account`'s session and why; for ``VaultChoice/automatic`` this probes
+    /// the keyring (and sees a save that went to the account's file).
+    public func select(account: UserID) async -> VaultSelection {
+        let setting = "the vault setting is \(choice.setting)"
+        switch choice {
+        case .automatic:
+            return await AutomaticTokenVault(keyring: secretService(account: account), file: encryptedFile(account: account),
+                                             logger: logger).select()
+        case .secretService:
+            return VaultSelection(backend: .secretService, reason: setting, vault: secretService(account: account))
+        case .encryptedFile:
+            return VaultSelection(backend: choice, reason: setting, vault: make(choice, account: account))
+        case .memory:
+            return VaultSelection(backend: .memory, reason: setting, vault: InMemoryTokenVault())
+        }
+    }
+
     /// Which backend the configuration leads to and why; for ``VaultChoice/automatic`` this
     /// probes the keyring.
     public func select() async -> VaultSelection {

@@ -51,7 +51,7 @@ struct AccountDeletionTests {
     private func cacheFile(in sandbox: Sandbox) -> URL? {
         let cache = sandbox.root.appendingPathComponent("home/.cache/rider")
         guard let files = FileManager.default.enumerator(at: cache, includingPropertiesForKeys: nil) else { return nil }
-        return files.compactMap { $0 as? URL }.first { $0.lastPathComponent == "users.sqlite" }
+        return files.compactMap { $0 as? URL }.first { $0.lastPathComponent.hasPrefix("users.") && $0.pathExtension == "sqlite" }
     }
 
     /// The cache file and its write-ahead log as text, to look for what must not be there.

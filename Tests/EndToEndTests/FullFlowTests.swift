@@ -51,7 +51,7 @@ struct FullFlowTests {
 
             let logout = try await sandbox.rider("logout")
             #expect(logout.status == 0, "\(logout)")
-            #expect(logout.stdout.hasPrefix("Logged out; the session was revoked on the server"), "\(logout)")
+            #expect(logout.stdout.hasPrefix("Logged out of demo@example.com; the session was revoked on the server"), "\(logout)")
             #expect(sandbox.sessionFile() == nil)
 
             // Then commands that need a session say so with exit code 4.

@@ -9,7 +9,7 @@ struct SessionBindingTests {
     static let unauthorized = "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\nContent-Length: 0\r\n"
         + "Connection: close\r\n\r\n"
 
-    @Test("a session kept in a file: path is refused for another server, which receives nothing; it still works at home")
+    @Test("a session kept in a file: path is never another server's, which receives nothing; it still works at home")
     func fileVaultIsBoundToItsServer() async throws {
         let stranger = try CannedHTTPServer(response: Self.unauthorized)
         defer { stranger.stop() }
@@ -20,11 +20,13 @@ struct SessionBindingTests {
                                                 environment: vault, stdin: Demo.password + "\n")
             #expect(login.status == 0, "\(login)")
 
-            for command in [["whoami"], ["session", "refresh"], ["users", "search", "jose"]] {
+            // Accounts are listed per server: on the other one nobody is signed in, whichever
+            // account is named. (The file's own binding, should it be reached, is tested with the vault.)
+            for command in [["whoami"], ["session", "refresh"], ["users", "search", "jose"],
+                            ["--account", Demo.email, "whoami"], ["--account", Demo.userID, "session", "token"]] {
                 let elsewhere = try await sandbox.rider(["--server", stranger.baseURL] + command, environment: vault)
-                #expect(elsewhere.status == 11, "\(elsewhere)")
-                #expect(elsewhere.stderr.contains("127.0.0.1:\(server.baseURL.port ?? 0)")
-                            && elsewhere.stderr.contains(stranger.baseURL), "\(elsewhere)")
+                #expect(elsewhere.status == 4, "\(elsewhere)")
+                #expect(elsewhere.stdout.isEmpty, "\(elsewhere)")
             }
             #expect(stranger.requests.isEmpty, "\(stranger.requests.count) requests reached the other server")
 

@@ -118,7 +118,7 @@ struct VaultCommandTests {
             #expect(inKeyring["backend"] as? String == "secret-service")
             #expect(inKeyring["unlocked"] as? Bool == true)
             #expect(inKeyring["user_id"] as? String == Demo.userID)
-            #expect((inKeyring["item_label"] as? String)?.hasPrefix("RiderKit session for \(Demo.userID) on ") == true)
+            #expect((inKeyring["item_label"] as? String)?.hasPrefix("rider: \(Demo.email) on ") == true)
 
             let toFile = try await rider(sandbox, ["vault", "migrate", "--to", "encrypted-file"], environment: environment)
             #expect(toFile.status == 0, "\(toFile)")

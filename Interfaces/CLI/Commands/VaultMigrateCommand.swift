@@ -5,10 +5,11 @@ import RiderKit
 struct VaultMigrateCommand: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Move the stored session to the keyring or to the encrypted file.",
+        abstract: "Move the stored sessions to the keyring or to the encrypted file.",
         discussion: """
-            Writes the session to the destination, reads it back and compares, and only then \
-            removes it from the other backend: a failure never loses the session.
+            Moves every account's session (or the one given with --account). Each is written to \
+            the destination, read back and compared, and only then removed from the other \
+            backend: a failure never loses a session.
 
             Examples:
               rider vault migrate --to secret-service
@@ -33,11 +34,17 @@ struct VaultMigrateCommand: GlobalOptionsCommand {
         case .secretService: (.encryptedFile(nil), .secretService)
         case .encryptedFile: (.secretService, .encryptedFile(nil))
         }
-        let from = vaults.make(source)
-        let into = vaults.make(destination)
-        let moved = try await MigrateSession(from: from, to: into)()
-        let output = VaultMigrateOutput(moved: moved, from: source.name, to: destination.name,
-                                        location: into.location)
+        var movedAccounts: [String] = []
+        var location = vaults.make(destination).location
+        for account in try await context.vaultAccounts() {
+            let into = vaults.make(destination, account: account.id)
+            location = into.location
+            if try await MigrateSession(from: vaults.make(source, account: account.id), to: into)() {
+                movedAccounts.append(account.displayName)
+            }
+        }
+        let output = VaultMigrateOutput(moved: !movedAccounts.isEmpty, from: source.name, to: destination.name,
+                                        location: location, accounts: movedAccounts)
         try context.print(json: output, lines: [output.line])
     }
 }
@@ -48,9 +55,12 @@ struct VaultMigrateOutput: Encodable, Sendable {
     let from: String
     let to: String
     let location: String
+    /// The accounts whose session moved.
+    var accounts: [String] = []
 
     var line: String {
-        moved ? "Moved the session from \(from) to \(to) (\(location))."
-            : "No session is stored in \(from); nothing to move."
+        guard moved else { return "No session is stored in \(from); nothing to move." }
+        let whose = accounts.isEmpty ? "the session" : "the session of \(accounts.joined(separator: ", "))"
+        return "Moved \(whose) from \(from) to \(to) (\(location))."
     }
 }

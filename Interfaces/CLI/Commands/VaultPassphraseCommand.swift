@@ -6,7 +6,7 @@ import RiderKit
 struct VaultPassphraseCommand: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
         commandName: "passphrase",
-        abstract: "Change the encrypted session file's passphrase.",
+        abstract: "Change the passphrase of the encrypted session files (every account's).",
         discussion: """
             The current passphrase comes from RIDER_VAULT_PASSPHRASE, RIDER_VAULT_PASSPHRASE_FILE \
             or a prompt; the new one is asked twice on the terminal, or read from the first line \
@@ -25,14 +25,20 @@ struct VaultPassphraseCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let file = context.vaults.encryptedFile()
-        // Open with the current passphrase first, so a wrong one is reported before asking for a new one.
-        guard try await file.load() != nil else {
-            throw RiderError.storage("there is no session file at \(file.file.path) to re-encrypt; log in first")
+        // Every account's file, and one from before accounts: all share the one passphrase.
+        var files = try await context.vaultAccounts().map { context.vaults.encryptedFile(account: $0.id) }
+        if context.configuration.account == nil { files.append(context.vaults.encryptedFile()) }
+        // Open each with the current passphrase first, so a wrong one is reported before asking
+        // for a new one, and no file is left under the old passphrase while others have the new.
+        var present: [EncryptedFileTokenVault] = []
+        for file in files where try await file.load() != nil { present.append(file) }
+        guard let first = present.first else {
+            throw RiderError.storage("there is no session file at \(files.first?.file.path ?? "-") to re-encrypt; "
+                + "log in first")
         }
         let newPassphrase = try PasswordInput.readNewPassphrase(fromStandardInput: newPassphraseStdin)
-        try await file.changePassphrase(to: newPassphrase)
-        let output = VaultResetOutput(backend: VaultChoice.encryptedFile(nil).name, location: file.location)
-        try context.print(json: output, lines: ["Re-encrypted \(file.file.path) under the new passphrase."])
+        for file in present { try await file.changePassphrase(to: newPassphrase) }
+        let output = VaultResetOutput(backend: VaultChoice.encryptedFile(nil).name, location: first.location)
+        try context.print(json: output, lines: present.map { "Re-encrypted \($0.file.path) under the new passphrase." })
     }
 }

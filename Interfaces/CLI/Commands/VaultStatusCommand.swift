@@ -1,14 +1,16 @@
 import ArgumentParser
 import RiderKit
 
-/// `rider vault status`: which backend holds the session, where, and whether it can be read.
+/// `rider vault status`: which backend holds each account's session, where, and whether it can be read.
 struct VaultStatusCommand: GlobalOptionsCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show which vault is in use and why, where it is, and whether it is unlocked.",
+        abstract: "Show which vault is in use and why, where it is, and whether it is unlocked, for every account.",
         discussion: """
-            With the encrypted file this asks for the passphrase (unless RIDER_VAULT_PASSPHRASE \
-            or RIDER_VAULT_PASSPHRASE_FILE is set) to tell whether it opens. Never shows a token.
+            The first part is about the account commands use (the active one, or --account); \
+            then one line per account stored for the server. With the encrypted file this asks \
+            for the passphrase (unless RIDER_VAULT_PASSPHRASE or RIDER_VAULT_PASSPHRASE_FILE is \
+            set) to tell whether it opens. Never shows a token.
 
             Example:
               rider vault status --json
@@ -20,7 +22,24 @@ struct VaultStatusCommand: GlobalOptionsCommand {
     func run() async throws {
         let context = try CommandContext(global)
         let vaults = try await context.resolvedVaults()
-        let selection = await vaults.select()
+        var rows: [VaultStatusOutput.AccountRow] = []
+        for account in try await context.vaultAccounts() {
+            let selection = await vaults.select(account: account.id)
+            rows.append(await Self.status(of: account, in: selection))
+        }
+        let current = try await context.rider.accounts.current()
+        let selection = if let current { await vaults.select(account: current.id) } else { await vaults.select() }
+        let row = rows.first { $0.userID == current?.id.rawValue }
+        let output = VaultStatusOutput(
+            server: context.server, setting: vaults.choice.setting, backend: selection.backend.name,
+            reason: selection.reason, location: selection.vault.location, itemLabel: row?.itemLabel,
+            unlocked: row?.unlocked ?? true, signedIn: row?.signedIn ?? false, userID: row?.userID,
+            problem: row?.problem, accounts: rows)
+        try context.print(json: output, lines: output.lines())
+    }
+
+    /// What one account's vault entry says, read without using it.
+    static func status(of account: Account, in selection: VaultSelection) async -> VaultStatusOutput.AccountRow {
         var itemLabel: String?
         var session: Session?
         var problem: String?
@@ -29,7 +48,7 @@ struct VaultStatusCommand: GlobalOptionsCommand {
             do {
                 if let stored = try await keyring.load() {
                     session = stored.session
-                    itemLabel = keyring.label(forAccount: stored.account)
+                    itemLabel = keyring.label(forAccount: stored.session.identity?.email ?? stored.account)
                 }
             } catch {
                 problem = error.message
@@ -37,12 +56,13 @@ struct VaultStatusCommand: GlobalOptionsCommand {
         case let file as EncryptedFileTokenVault:
             do { session = try await file.load() } catch { problem = error.message }
         default:
-            session = try await selection.vault.loadSession()
+            do { session = try await selection.vault.loadSession() } catch {
+                problem = (error as? RiderError)?.message ?? "\(type(of: error))"
+            }
         }
-        let output = VaultStatusOutput(
-            server: context.server, setting: vaults.choice.setting, backend: selection.backend.name,
-            reason: selection.reason, location: selection.vault.location, itemLabel: itemLabel,
-            unlocked: problem == nil, signedIn: session != nil, userID: session?.userID.rawValue, problem: problem)
-        try context.print(json: output, lines: output.lines())
+        return VaultStatusOutput.AccountRow(account: account.displayName, userID: account.id.rawValue,
+                                            active: account.isActive, backend: selection.backend.name,
+                                            location: selection.vault.location, itemLabel: itemLabel,
+                                            unlocked: problem == nil, signedIn: session != nil, problem: problem)
     }
 }

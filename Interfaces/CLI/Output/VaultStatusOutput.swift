@@ -15,6 +15,21 @@ struct VaultStatusOutput: Encodable, Sendable {
     @Nullable var userID: String?
     /// Why the backend cannot be read, when it cannot.
     @Nullable var problem: String?
+    /// Every account stored for the server (or the one asked for), each with its own entry.
+    var accounts: [AccountRow] = []
+
+    /// One account's vault entry.
+    struct AccountRow: Encodable, Sendable {
+        let account: String
+        let userID: String
+        let active: Bool
+        let backend: String
+        let location: String
+        @Nullable var itemLabel: String?
+        let unlocked: Bool
+        let signedIn: Bool
+        @Nullable var problem: String?
+    }
 
     /// Every value made terminal-safe: paths, labels, ids and problems come from files, the
     /// keyring and the server.
@@ -29,6 +44,13 @@ struct VaultStatusOutput: Encodable, Sendable {
         lines.append("Unlocked:  \(unlocked ? "yes" : "no")")
         lines.append("Session:   \(signedIn ? "signed in as \((userID ?? "unknown").terminalSafe)" : "none stored")")
         if let problem { lines.append("Problem:   \(problem.terminalSafe)") }
+        guard accounts.count > 1 || accounts.first?.userID != userID else { return lines }
+        lines.append("Accounts:")
+        for row in accounts {
+            let state = row.problem.map { "cannot be read: \($0)" } ?? (row.signedIn ? "stored" : "no session stored")
+            lines.append("  \(row.active ? "*" : " ") \(row.account.terminalSafe): \(row.backend.terminalSafe), "
+                + "\(state.terminalSafe) (\(row.location.terminalSafe))")
+        }
         return lines
     }
 }

@@ -28,7 +28,9 @@ struct CommandContext: Sendable {
         }
         // The environment's passphrase wins; otherwise ask on the terminal, when there is one.
         let file = VaultFactory(configuration: configuration).encryptedFile().file
-        configuration.vaultPassphrase = configuration.vaultPassphrase.orElse(VaultPrompt.passphrase(confirmingNewFile: file))
+        // Remembered here, so the vault commands' vaults and RiderKit's ask once between them.
+        configuration.vaultPassphrase = configuration.vaultPassphrase
+            .orElse(VaultPrompt.passphrase(confirmingNewFile: file)).remembered()
         vaults = VaultFactory(configuration: configuration)
         // Warnings (a damaged cache file moved aside) always reach stderr, with or without --verbose.
         var warnings = Logger(label: "rider.warnings") { _ in StandardErrorLogHandler(prefix: "rider: warning: ") }
@@ -47,6 +49,14 @@ struct CommandContext: Sendable {
     /// - Throws: what reading the issuer's metadata throws.
     func resolvedVaults() async throws -> VaultFactory {
         try await vaults.resolved(by: rider.authorizationServer)
+    }
+
+    /// The accounts a `rider vault` command acts on: the one named with `--account` (or
+    /// `RIDER_ACCOUNT`), else every account stored for the server.
+    /// - Throws: ``RiderError/unknownAccount(_:server:stored:)``, ``RiderError/storage(_:underlying:)``.
+    func vaultAccounts() async throws -> [Account] {
+        if let name = configuration.account { return [try await rider.accounts.named(name)] }
+        return try await rider.accounts.list()
     }
 
     /// The time by RiderKit's clock, for "in 5 min" and "stored 2 h ago": in a replay, the

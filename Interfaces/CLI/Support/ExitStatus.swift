@@ -19,8 +19,8 @@ enum ExitStatus: Int32, Sendable {
     init(_ error: RiderError) {
         switch error.code {
         case .invalidCredentials, .authorizationDenied, .authorizationExpired, .authorizationFailed,
-             .untrustedAuthorizationResponse: self = .loginFailed
-        case .notSignedIn, .sessionExpired, .awaitingAuthorization: self = .notSignedIn
+             .untrustedAuthorizationResponse, .otherAccount: self = .loginFailed
+        case .notSignedIn, .sessionExpired, .awaitingAuthorization, .unknownAccount: self = .notSignedIn
         case .notFound: self = .notFound
         case .alreadyExists, .conflict: self = .conflict
         case .serverUnreachable, .timedOut, .rateLimited: self = .network

@@ -7,7 +7,13 @@ enum VaultPrompt {
     /// new and is asked twice so a typo cannot lock the session away.
     static func passphrase(confirmingNewFile file: URL) -> VaultPassphrase {
         VaultPassphrase { () throws(VaultError) in
-            let isNew = !FileManager.default.fileExists(atPath: file.path)
+            // New only when no account's file exists either (`session.<account>.vault` beside it):
+            // every file of the server shares the passphrase.
+            let stem = file.deletingPathExtension().lastPathComponent + "."
+            let siblings = (try? FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)) ?? []
+            let isNew = !siblings.contains {
+                $0 == file.lastPathComponent || ($0.hasPrefix(stem) && $0.hasSuffix("." + file.pathExtension))
+            }
             return try isNew ? readNew(prompt: "New vault passphrase: ") : read(prompt: "Vault passphrase: ")
         }
     }

@@ -100,7 +100,7 @@ struct JSONOutputShapeTests {
             + #""user_id":"u_000002"}"#)
 
         #expect(json(LogoutOutput(Logout.Outcome(wasSignedIn: true, revokedOnServer: false)))
-            == #"{"revoked_on_server":false,"was_logged_in":true}"#)
+            == #"{"account":null,"now_active":null,"revoked_on_server":false,"was_logged_in":true}"#)
     }
 
     @Test("account deletion")
@@ -134,16 +134,16 @@ struct JSONOutputShapeTests {
     func cache() {
         let statistics = UserCacheStatistics(entries: 3, maximumEntries: 1_000, sizeOnDisk: 4_096,
                                              oldestStoredAt: Self.date, hits: 5, misses: 2, location: "/tmp/users.sqlite")
-        #expect(json(CacheStatisticsOutput(statistics, server: "https://api.example.com"))
-            == #"{"entries":3,"hits":5,"location":"/tmp/users.sqlite","maximum_entries":1000,"misses":2,"#
+        #expect(json(CacheStatisticsOutput(statistics, server: "https://api.example.com", account: "ana@example.com"))
+            == #"{"account":"ana@example.com","entries":3,"hits":5,"location":"/tmp/users.sqlite","maximum_entries":1000,"misses":2,"#
             + #""oldest_stored_at":"2025-01-02T03:04:05Z","server":"https://api.example.com","size_on_disk_bytes":4096}"#)
         let empty = UserCacheStatistics(entries: 0, maximumEntries: 10, sizeOnDisk: 0, oldestStoredAt: nil, hits: 0,
                                         misses: 0, location: "memory")
-        #expect(json(CacheStatisticsOutput(empty, server: "https://api.example.com"))
-            == #"{"entries":0,"hits":0,"location":"memory","maximum_entries":10,"misses":0,"oldest_stored_at":null,"#
+        #expect(json(CacheStatisticsOutput(empty, server: "https://api.example.com", account: nil))
+            == #"{"account":null,"entries":0,"hits":0,"location":"memory","maximum_entries":10,"misses":0,"oldest_stored_at":null,"#
             + #""server":"https://api.example.com","size_on_disk_bytes":0}"#)
-        #expect(json(CacheClearOutput(removed: 3, location: "/tmp/users.sqlite"))
-            == #"{"location":"/tmp/users.sqlite","removed":3}"#)
+        #expect(json(CacheClearOutput(removed: 3, location: "/tmp/users.sqlite", account: "ana@example.com"))
+            == #"{"account":"ana@example.com","location":"/tmp/users.sqlite","removed":3}"#)
     }
 
     @Test("the vault's results")
@@ -152,17 +152,17 @@ struct JSONOutputShapeTests {
                                        reason: "the keyring answered", location: "Secret Service",
                                        itemLabel: "rider (api.example.com)", unlocked: false, signedIn: false,
                                        userID: nil, problem: "locked")
-        #expect(json(locked) == #"{"backend":"keyring","item_label":"rider (api.example.com)","location":"Secret Service","#
+        #expect(json(locked) == #"{"accounts":[],"backend":"keyring","item_label":"rider (api.example.com)","location":"Secret Service","#
             + #""problem":"locked","reason":"the keyring answered","server":"https://api.example.com","#
             + #""setting":"auto","signed_in":false,"unlocked":false,"user_id":null}"#)
         let open = VaultStatusOutput(server: "https://api.example.com", setting: "file", backend: "file",
                                      reason: "configured", location: "/tmp/session", itemLabel: nil, unlocked: true,
                                      signedIn: true, userID: "u_000001", problem: nil)
-        #expect(json(open) == #"{"backend":"file","item_label":null,"location":"/tmp/session","problem":null,"#
+        #expect(json(open) == #"{"accounts":[],"backend":"file","item_label":null,"location":"/tmp/session","problem":null,"#
             + #""reason":"configured","server":"https://api.example.com","setting":"file","signed_in":true,"#
             + #""unlocked":true,"user_id":"u_000001"}"#)
         #expect(json(VaultMigrateOutput(moved: true, from: "file", to: "keyring", location: "Secret Service"))
-            == #"{"from":"file","location":"Secret Service","moved":true,"to":"keyring"}"#)
+            == #"{"accounts":[],"from":"file","location":"Secret Service","moved":true,"to":"keyring"}"#)
         #expect(json(VaultAdoptOutput(file: "/tmp/session", server: "https://api.example.com", adopted: true))
             == #"{"adopted":true,"file":"/tmp/session","server":"https://api.example.com"}"#)
         #expect(json(VaultResetOutput(backend: "file", location: "/tmp/session"))

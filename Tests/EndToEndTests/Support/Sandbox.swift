@@ -60,11 +60,18 @@ struct Sandbox: Sendable {
         return run
     }
 
-    /// The encrypted session file the CLI wrote, if any.
+    /// The encrypted session file the CLI wrote, if any (the first account's: `session.<key>.vault`).
     func sessionFile() -> URL? {
+        sessionFiles().first
+    }
+
+    /// Every encrypted session file the CLI wrote, one per account.
+    func sessionFiles() -> [URL] {
         let state = root.appendingPathComponent("home/.local/state")
-        guard let files = FileManager.default.enumerator(at: state, includingPropertiesForKeys: nil) else { return nil }
-        return files.compactMap { $0 as? URL }.first { $0.lastPathComponent == "session.vault" }
+        guard let files = FileManager.default.enumerator(at: state, includingPropertiesForKeys: nil) else { return [] }
+        return files.compactMap { $0 as? URL }.filter {
+            $0.lastPathComponent.hasPrefix("session.") && $0.pathExtension == "vault"
+        }
     }
 
     /// Puts an old copy of the session file back, as a second machine or a backup would.

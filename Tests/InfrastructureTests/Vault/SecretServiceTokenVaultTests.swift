@@ -41,7 +41,8 @@ struct SecretServiceTokenVaultTests {
 
         let listing = try SecretTool.run(["search", "--all", "service", service, "account", "u_000042"])
         let host = try #require(URL(string: service)?.host)
-        #expect(listing.contains("label = RiderKit session for u_000042 on \(host)"))
+        #expect(listing.contains("label = rider: u_000042 on \(host)"))
+        #expect(listing.contains("attribute.server = \(service)"))
         #expect(listing.contains("schema = org.riderkit.Session"))
         #expect(listing.contains("attribute.service = \(service)"))
         #expect(listing.contains("attribute.account = u_000042"))
