@@ -2,15 +2,15 @@ import Foundation
 import RiderDomain
 
 /// The vault of a `RiderKit` among several accounts on one server: it speaks for one account,
-/// keeps that account's session in the account's own ``TokenVault``, and keeps the server's
-/// ``AccountRegistry`` (which accounts are stored, which is active) in step with every sign-in
+/// keeps that account's session in the account's own `TokenVault`, and keeps the server's
+/// `AccountRegistry` (which accounts are stored, which is active) in step with every sign-in
 /// and sign-out.
 ///
 /// Which account is decided on first use and then holds for the life of the instance, so a
 /// `rider session switch` in another process never swaps tokens under a running program:
 /// the account asked for (an email or an id), else the server's active account. Unbound, a
 /// sign-in to another account adds it and makes it active; bound to an account, a sign-in that
-/// comes back as another account is refused (``RiderError/otherAccount(signedIn:bound:)``) and
+/// comes back as another account is refused (`RiderError.otherAccount(signedIn:bound:)`) and
 /// its tokens are revoked by the session engine, as for any session that cannot be kept.
 ///
 /// A session stored by a RiderKit from before accounts (one per server) moves over on first use:
@@ -66,8 +66,8 @@ public actor AccountTokenVault: TokenVault {
 
     /// The account this vault speaks for: decided on first call (moving a session from before
     /// accounts over first), `nil` while no account is signed in.
-    /// - Throws: ``RiderError/unknownAccount(_:server:stored:)`` when the account asked for is not
-    ///   stored; ``RiderError/storage(_:underlying:)`` when the registry cannot be read.
+    /// - Throws: `RiderError.unknownAccount(_:server:stored:)` when the account asked for is not
+    ///   stored; `RiderError.storage(_:underlying:)` when the registry cannot be read.
     public func account() async throws -> UserID? {
         if let pinned = pin.value { return pinned }
         var accounts = try await registry.accounts()
@@ -146,7 +146,7 @@ public actor AccountTokenVault: TokenVault {
     /// Removes `account`'s session and forgets it; when it was the active account, the most
     /// recently signed-in of the others becomes active.
     /// - Returns: the account active afterwards, if any.
-    /// - Throws: ``RiderError/storage(_:underlying:)``; the account is then still listed.
+    /// - Throws: `RiderError.storage(_:underlying:)`; the account is then still listed.
     @discardableResult
     public func remove(_ account: UserID) async throws -> Account? {
         try await vault(for: account).removeSession()

@@ -24,28 +24,28 @@ public struct Accounts: Sendable {
     public var server: String { vault.registry.server }
 
     /// Every account stored for the server, the active one first, then the most recently signed in.
-    /// - Throws: ``RiderError/storage(_:underlying:)`` when the list cannot be read.
+    /// - Throws: `RiderError.storage(_:underlying:)` when the list cannot be read.
     public func list() async throws -> [Account] {
         _ = try? await vault.account()  // moves a session from before accounts over first
         return try await vault.registry.accounts()
     }
 
     /// The server's active account: the one a `RiderKit` without an account speaks for.
-    /// - Throws: ``RiderError/storage(_:underlying:)``.
+    /// - Throws: `RiderError.storage(_:underlying:)`.
     public func active() async throws -> Account? {
         try await list().first(where: \.isActive)
     }
 
     /// The account this `RiderKit` speaks for, `nil` while none is signed in.
-    /// - Throws: ``RiderError/unknownAccount(_:server:stored:)`` when it was made for an account
-    ///   that is not stored; ``RiderError/storage(_:underlying:)``.
+    /// - Throws: `RiderError.unknownAccount(_:server:stored:)` when it was made for an account
+    ///   that is not stored; `RiderError.storage(_:underlying:)`.
     public func current() async throws -> Account? {
         guard let id = try await vault.account() else { return nil }
         return try await vault.registry.accounts().first { $0.id == id }
     }
 
     /// Finds a stored account by email (ignoring case) or id.
-    /// - Throws: ``RiderError/unknownAccount(_:server:stored:)`` naming the stored ones.
+    /// - Throws: `RiderError.unknownAccount(_:server:stored:)` naming the stored ones.
     public func named(_ name: String) async throws -> Account {
         let accounts = try await list()
         guard let match = accounts.first(where: { $0.isNamed(name) }) else {
@@ -56,7 +56,7 @@ public struct Accounts: Sendable {
 
     /// Makes `account` the server's active account, for every `RiderKit` made afterwards without an
     /// account (running ones keep theirs).
-    /// - Throws: ``RiderError/unknownAccount(_:server:stored:)``, ``RiderError/storage(_:underlying:)``.
+    /// - Throws: `RiderError.unknownAccount(_:server:stored:)`, `RiderError.storage(_:underlying:)`.
     public func activate(_ account: UserID) async throws {
         try await vault.registry.activate(account)
     }
@@ -65,7 +65,7 @@ public struct Accounts: Sendable {
     /// its place in the list. Tokens are not revoked on the server: for that, `logout()` a
     /// `RiderKit` bound to the account.
     /// - Returns: the account active afterwards, if any.
-    /// - Throws: ``RiderError/storage(_:underlying:)``; the account is then still listed.
+    /// - Throws: `RiderError.storage(_:underlying:)`; the account is then still listed.
     @discardableResult
     public func remove(_ account: UserID) async throws -> Account? {
         if try await vault.account() == account {

@@ -32,7 +32,7 @@ public actor FileAccountRegistry: AccountRegistry {
 
     /// Every server with an account registry under `directories`, by API origin, with where its
     /// tokens come from: what `rider session list` goes through.
-    public static func stored(in directories: XDGDirectories) -> [(registry: FileAccountRegistry, binding: SessionBinding)] {
+    package static func stored(in directories: XDGDirectories) -> [(registry: FileAccountRegistry, binding: SessionBinding)] {
         let root = directories.stateHome.appendingPathComponent("rider", isDirectory: true)
         let folders = (try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)) ?? []
         return folders.sorted { $0.lastPathComponent < $1.lastPathComponent }.compactMap { folder in

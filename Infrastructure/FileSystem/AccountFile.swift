@@ -18,7 +18,7 @@ public enum AccountFile {
     }
 
     /// The account's key in file names.
-    public static func key(for account: UserID) -> String {
+    package static func key(for account: UserID) -> String {
         SHA256.hash(data: Data(account.rawValue.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 }

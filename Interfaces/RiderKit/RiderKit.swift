@@ -32,7 +32,7 @@ public struct RiderKit: Sendable {
     public let vault: any TokenVault
     public let vaultLocation: String
     /// The accounts stored for this server: list, the active one, switch, remove, their changes.
-    /// This `RiderKit` speaks for one of them (``Accounts/current()``).
+    /// This `RiderKit` speaks for one of them (`Accounts.current()`).
     public let accounts: Accounts
 
     public let login: Login
@@ -259,9 +259,12 @@ public struct RiderKit: Sendable {
             isReplay = true
             let state = HTTPRecording.replayState(in: folder)
             lock = FileRefreshLock(file: state.appendingPathComponent("refresh.lock"))
-            cache = SQLiteUserCache(configuration: .init(file: state.appendingPathComponent("users.sqlite"),
-                                                         maximumEntries: configuration.cache.maximumEntries),
-                                    logger: configuration.warnings)
+            // Per account here too: a recording made as one account never answers for another.
+            cache = AccountScopedUserCache(AccountScoped(accounts: vault, nobody: InMemoryUserCache()) {
+                SQLiteUserCache(configuration: .init(file: AccountFile.file(state.appendingPathComponent("users.sqlite"), for: $0),
+                                                     maximumEntries: configuration.cache.maximumEntries),
+                                logger: configuration.warnings)
+            })
             sportCatalogue = FileSportCatalogueCache(file: state.appendingPathComponent("sports.json"))
         } else {
             isReplay = false

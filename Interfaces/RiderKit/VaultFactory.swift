@@ -67,7 +67,7 @@ public struct VaultFactory: Sendable {
 
     /// The vault of one account, of the backend the configuration asks for: the keyring item with
     /// that `account` attribute, or the encrypted file of that account beside the server's
-    /// (``AccountFile``).
+    /// (`AccountFile`).
     public func make(account: UserID) -> any TokenVault {
         make(choice, account: account)
     }
@@ -113,7 +113,7 @@ public struct VaultFactory: Sendable {
     /// configured backend as it was then (the keyring item of the server, the server's file), and
     /// retired by removing the file once the account's own vault holds the session. The keyring
     /// item needs no move: the account's item is that item.
-    public func legacySession() -> AccountTokenVault.LegacySession {
+    package func legacySession() -> AccountTokenVault.LegacySession {
         let old = make()
         let file: EncryptedFileTokenVault? = switch choice {
         case .automatic, .encryptedFile: encryptedFile()
