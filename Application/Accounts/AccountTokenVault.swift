@@ -115,6 +115,7 @@ public actor AccountTokenVault: TokenVault {
             }
         }
         let isSignIn = current != session.userID
+        let wasListed = isSignIn ? ((try? await registry.accounts())?.contains { $0.id == session.userID } ?? true) : true
         let vault = try await vault(for: session.userID)
         try await vault.saveSession(session)
         pin.value = session.userID
@@ -129,8 +130,8 @@ public actor AccountTokenVault: TokenVault {
         do {
             try await registry.record(account, activate: true)
         } catch {
-            // An account no list names would never be used again: take its session back out.
-            try? await vault.removeSession()
+            // A new account no list names would never be used again: take its session back out.
+            if !wasListed { try? await vault.removeSession() }
             pin.value = current
             throw error
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RiderKit
 
 /// The entry point: parses the command line itself so every failure gets the documented exit
 /// code (ArgumentParser alone would exit 64 for a usage error and 1 for everything else).
@@ -23,8 +24,28 @@ enum RiderMain {
                 try syncCommand.run()
             }
         } catch {
-            exit(ErrorReport(json: json).report(error))
+            let global = (command as? any GlobalOptionsCommand)?.global
+            exit(ErrorReport(json: json).report(await namingStoredServers(error, server: global?.server)))
         }
         exit(ExitStatus.success.rawValue)
+    }
+
+    /// Not signed in on a server given with `--server`: the message names the servers that do
+    /// have sessions here, so a mistyped or stale address is told apart from a signed-out one.
+    static func namingStoredServers(_ error: any Error, server: String?) async -> any Error {
+        guard let error = error as? RiderError, error.code == .notSignedIn,
+              let asked = server.flatMap(URL.init(string:)).flatMap({ try? APIConfiguration(baseURL: $0).origin })
+        else { return error }
+        var stored: [String] = []
+        for (registry, _) in FileAccountRegistry.stored(in: XDGDirectories()) where registry.server != asked {
+            let accounts = (try? await registry.accounts()) ?? []
+            if !accounts.isEmpty {
+                stored.append("\(accounts.map(\.displayName).joined(separator: ", ")) on \(registry.server)")
+            }
+        }
+        guard !stored.isEmpty else { return error }
+        return RiderError(code: .notSignedIn, message: "You are not logged in on \(asked). Sessions are stored for "
+            + stored.joined(separator: "; ") + ". Run `rider login --server \(asked)`, or pass one of those servers.",
+                          detail: stored.joined(separator: "; "))
     }
 }

@@ -288,10 +288,6 @@ public struct RiderKit: Sendable {
             }
             vault = made
         }
-        if let deferred = vault as? DeferredTokenVault {
-            guard let made = try? await deferred.vault() else { return vault.location }
-            vault = made
-        }
         guard let automatic = vault as? AutomaticTokenVault else { return vault.location }
         return await automatic.select().vault.location
     }

@@ -82,6 +82,11 @@ struct MultiAccountTests {
                     #expect(String(decoding: body, as: UTF8.self).contains(email))
                 }
 
+                // A server with no session here names the servers that have some.
+                let nowhere = try await sandbox.rider("--server", "http://127.0.0.1:9", "whoami")
+                #expect(nowhere.status == 4, "\(nowhere)")
+                #expect(nowhere.stderr.contains(here) && nowhere.stderr.contains(there), "\(nowhere)")
+
                 // An unknown account is named, with the stored ones, and exits 4.
                 let unknown = try await sandbox.rider("--account", "cy@example.com", "session", "token")
                 #expect(unknown.status == 4 && unknown.stdout.isEmpty, "\(unknown)")
