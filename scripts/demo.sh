@@ -149,7 +149,7 @@ echo
 say "Refresh the session (the server rotates the refresh token)"
 run "$rider" session refresh
 
-say "Log out of Ana (tokens revoked on the server, her session and cache removed here); Demo stays signed in"
+say "Log out of Ana (tokens revoked on the server, her session and cache removed here); Demo stays signed in and active"
 run "$rider" logout --account ana@example.com
 run "$rider" session list
 

@@ -124,19 +124,6 @@ public struct CacheConfiguration: Hashable, Sendable {
         }
     }
 
-    /// The cache adapter for `origin`.
-    func makeCache(forOrigin origin: String, in directories: XDGDirectories,
-                   logger: Logger?) -> any UserCache {
-        switch storage {
-        case .memory:
-            return InMemoryUserCache(maximumEntries: maximumEntries)
-        case .sqlite(let file):
-            let file = file.map { Self.file(named: $0, forOrigin: origin) }
-                ?? SQLiteUserCache.defaultFile(forOrigin: origin, in: directories)
-            return SQLiteUserCache(configuration: .init(file: file, maximumEntries: maximumEntries), logger: logger)
-        }
-    }
-
     /// The file a configured cache path stands for on one server: `users.sqlite` becomes
     /// `users@<server>.sqlite` in the same folder (`<server>` as in the default folders), so a
     /// path shared by several servers keeps their caches apart.

@@ -34,8 +34,10 @@ struct LogoutCommand: GlobalOptionsCommand {
         let context = try CommandContext(global)
         guard all else {
             let account = try await context.rider.accounts.current()
-            let output = LogoutOutput(try await context.rider.logout(), account: account?.displayName,
-                                      nowActive: try? await context.rider.accounts.active()?.displayName)
+            let outcome = try await context.rider.logout()
+            // Another account takes over only when the active one logged out.
+            let nowActive = account?.isActive == true ? try? await context.rider.accounts.active()?.displayName : nil
+            let output = LogoutOutput(outcome, account: account?.displayName, nowActive: nowActive)
             try context.print(json: output, lines: [output.line])
             return
         }

@@ -68,11 +68,20 @@ struct AccountsTests {
                 .sessions.currentSession()?.accessToken == ana.accessToken)
             #expect(try await Self.rider(server, backend, home: home.url).accounts.list().count == 2)
 
-            // Both still work at once, each as itself.
+            // Both still work at once, each as itself, and renew at once, each under its own lock.
             async let first = asDemo.currentUser()
             async let second = asAna.currentUser()
             #expect(try await first.value.email == "demo@example.com")
             #expect(try await second.value.email == "ana@example.com")
+            async let renewedDemo = asDemo.sessions.refresh()
+            async let renewedAna = asAna.sessions.refresh()
+            #expect(try await [renewedDemo, renewedAna].map(\.userID) == [demo.userID, ana.userID])
+            let state = XDGDirectories(environment: ["HOME": home.url.path])
+                .stateFolder(forOrigin: try APIConfiguration(baseURL: server.baseURL).origin)
+            for id in [demo.userID, ana.userID] {
+                let lock = AccountFile.file(state.appendingPathComponent("refresh.lock"), for: id)
+                #expect(FileManager.default.fileExists(atPath: lock.path), "each account's own refresh lock")
+            }
             for id in [demo.userID, ana.userID] { try await rider.accounts.remove(id) }
         }
     }
