@@ -14,7 +14,9 @@ struct RiderCommand: ParsableCommand {
 
             Every command takes --json (machine-readable output on stdout; errors as JSON on \
             stderr), --verbose (request logging: one line per request on stderr with method, \
-            URL and status; never headers, bodies, tokens or passwords), --server URL and \
+            URL and status; never headers, bodies, tokens or passwords), --server URL, \
+            --account EMAIL|ID (the account to act as among those signed in on the server, else \
+            RIDER_ACCOUNT, else the server's active one: `rider session list`) and \
             --color auto|always|never. On a terminal, listings are tables with column titles, \
             styled unless NO_COLOR is set or TERM=dumb; piped, they are plain aligned lines.
 
