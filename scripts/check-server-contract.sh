@@ -26,7 +26,7 @@ trap cleanup EXIT
 
 # An access token that outlives the run, so authenticated operations are tested as such.
 # The test hooks are part of the documented contract (x-internal), so they are checked too.
-"$bin/rider-server" --port 0 --seed-users 200 --access-ttl 3600 --enable-test-hooks \
+"$bin/rider-server" --port 0 --seed-users 200 --access-ttl 3600 --enable-test-hooks --exit-with-parent \
   > "$work/server.out" 2> "$work/server.err" &
 server_pid=$!
 for _ in $(seq 1 600); do

@@ -29,7 +29,7 @@ run() { printf '%s$ %s%s\n' "$dim" "$*" "$reset"; "$@"; }
 
 say "Start the reference server on a free loopback port (access tokens live 30 s; no password sign-in, as RFC 9700 asks)"
 mkfifo "$work/server.out"
-"$server" --port 0 --seed-users 1000 --access-ttl 30 --no-password-grant --device-poll-interval 1 \
+"$server" --port 0 --seed-users 1000 --access-ttl 30 --no-password-grant --device-poll-interval 1 --exit-with-parent \
   >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
 exec 3<"$work/server.out"

@@ -60,6 +60,10 @@ struct RiderServerCommand: AsyncParsableCommand {
     @Flag(help: "Log one line per request to standard error.")
     var verbose = false
 
+    @Flag(name: .customLong("exit-with-parent"),
+          help: "Stop when the process that started this one exits (checked twice a second), so a crashed test or benchmark leaves no server behind.")
+    var exitWithParent = false
+
     func validate() throws {
         guard accessTTL >= 0, refreshTTL > 0 else {
             throw ValidationError("--access-ttl must be 0 or more and --refresh-ttl more than 0 seconds.")
@@ -73,6 +77,8 @@ struct RiderServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Read first: a parent that exits while the server starts is noticed all the same.
+        let parent = getppid()
         let server: RunningReferenceServer
         do {
             server = try await ReferenceServer.start(makeConfiguration())
@@ -83,7 +89,21 @@ struct RiderServerCommand: AsyncParsableCommand {
         // Unbuffered writes: a script waiting for the first line must not wait for a buffer to fill.
         FileHandle.standardOutput.write(Data("\(server.baseURL.absoluteString)\n".utf8))
         FileHandle.standardOutput.write(Data("demo account: \(demoEmail) / \(demoPassword)\n".utf8))
+        if exitWithParent { Self.stop(server, whenParentOf: parent) }
         await server.waitUntilStopped()
+    }
+
+    /// Watches for the parent's exit: the kernel then gives this process a new parent (init or a
+    /// subreaper), which `getppid()` shows. (`PR_SET_PDEATHSIG` would fire when the *thread* that
+    /// started us exits, which a parent's thread pool may do at any time.)
+    private static func stop(_ server: RunningReferenceServer, whenParentOf parent: pid_t) {
+        Task.detached {
+            while getppid() == parent {
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+            FileHandle.standardError.write(Data("rider-server: the process that started it exited; stopping\n".utf8))
+            await server.stop()
+        }
     }
 
     private func makeConfiguration() -> ReferenceServerConfiguration {
