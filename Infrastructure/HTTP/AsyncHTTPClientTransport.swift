@@ -18,7 +18,10 @@ import Synchronization
 /// - refuses a response body larger than ``Configuration/maximumResponseBytes``, before reading
 ///   it when `Content-Length` says so;
 /// - fails at once when nothing listens, instead of retrying the connection until the timeout;
-/// - reads proxies from the environment as curl does (``ProxyEnvironment``).
+/// - reads proxies from the environment as curl does (``ProxyEnvironment``);
+/// - sends a request once more, on another connection, when the pooled keep-alive connection it
+///   was given turns out to have been closed by the server before the server read the request
+///   (see ``isStaleConnection(_:)``), and closes idle connections before common servers do.
 ///
 /// The transport owns its connection pools; they close when it is released (or call
 /// ``shutdown()`` to wait for it).
@@ -33,7 +36,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         public var maximumResponseBytes: Int
         /// Which proxy each request goes through.
         public var proxies: ProxyEnvironment
-        /// How long idle keep-alive connections stay open.
+        /// How long idle keep-alive connections stay open: 4 s by default, below the 5 s after
+        /// which Apache, Node.js and many proxies close them, so a request seldom meets a
+        /// connection the server is closing (when it does, it is sent again once).
         public var idleConnectionTimeout: TimeInterval
         /// Connections kept open to one host; requests beyond them wait their turn before their
         /// timeout starts.
@@ -42,7 +47,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         /// - Parameter proxies: by default read from this process's environment.
         public init(timeout: TimeInterval = 15, maximumResponseBytes: Int = 8 << 20,
                     proxies: ProxyEnvironment = ProxyEnvironment(environment: ProcessInfo.processInfo.environment),
-                    idleConnectionTimeout: TimeInterval = 60, connectionsPerHost: Int = 8) {
+                    idleConnectionTimeout: TimeInterval = 4, connectionsPerHost: Int = 8) {
             self.timeout = timeout
             self.maximumResponseBytes = maximumResponseBytes
             self.proxies = proxies
@@ -135,6 +140,22 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         guard request.hasHTTPURL else { throw RiderError.invalidConfiguration("the URL for \(request) is not usable") }
         try Task.checkCancellation()
 
+        let route = configuration.proxies.route(for: request.url)
+        let client = try client(for: route)
+        try await slots.acquire()
+        let outcome: Result<HTTPResponse, any Error>
+        do {
+            outcome = .success(try await exchangeRetryingStale(request, with: client, through: route))
+        } catch {
+            outcome = .failure(error)
+        }
+        slots.release()
+        return try outcome.get()
+    }
+
+    /// The request as AsyncHTTPClient takes it; made afresh for each attempt, since a streamed
+    /// body is consumed by the first.
+    private static func outgoing(_ request: HTTPRequest) -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
@@ -147,24 +168,43 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 outgoing.body = .bytes(ByteBuffer(bytes: body))
             }
         }
-
-        let route = configuration.proxies.route(for: request.url)
-        let client = try client(for: route)
-        try await slots.acquire()
-        let outcome: Result<HTTPResponse, any Error>
-        do {
-            outcome = .success(try await exchange(outgoing, for: request, with: client, through: route))
-        } catch {
-            outcome = .failure(error)
-        }
-        slots.release()
-        return try outcome.get()
+        return outgoing
     }
 
-    private func exchange(_ outgoing: HTTPClientRequest, for request: HTTPRequest, with client: HTTPClient,
-                          through route: ProxyEnvironment.Route) async throws -> HTTPResponse {
+    /// Sends `request`, and once more when its connection turns out to have been closed by the
+    /// server before the server could read the request: a kept-alive connection the server closed
+    /// while it sat in the pool (its idle timeout racing our reuse). Two signs, both before any byte
+    /// of an answer: NIO refuses the write because the connection is already closed
+    /// (`ioOnClosedChannel`: not a byte left this machine), or the server's side resets it
+    /// (`ECONNRESET`, `EPIPE`: a socket resets when data reaches it after its close, or it closes
+    /// with data unread — the request was not read by the server). Either way the server cannot
+    /// have acted on it, so it is sent again once, POST included, as Go's net/http and browsers do
+    /// for the same race. A connection that ends cleanly after the write
+    /// (`remoteConnectionClosed`) is never a reason here: the server may have read the request and
+    /// acted on it (a refresh that rotated the token, say).
+    private func exchangeRetryingStale(_ request: HTTPRequest, with client: HTTPClient,
+                                       through route: ProxyEnvironment.Route) async throws -> HTTPResponse {
         do {
-            let response = try await client.execute(outgoing, timeout: Self.amount(request.timeout ?? configuration.timeout))
+            return try await exchange(Self.outgoing(request), for: request, with: client, through: route)
+        } catch is StaleCandidate {
+            return try await exchange(Self.outgoing(request), for: request, with: client, through: route,
+                                      marksStale: false)
+        }
+    }
+
+    /// A request refused before it was written, because its connection was already closed.
+    private struct StaleCandidate: Error {}
+
+    private func exchange(_ outgoing: HTTPClientRequest, for request: HTTPRequest, with client: HTTPClient,
+                          through route: ProxyEnvironment.Route, marksStale: Bool = true) async throws -> HTTPResponse {
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(outgoing, timeout: Self.amount(request.timeout ?? configuration.timeout))
+        } catch {
+            if marksStale, Self.isStaleConnection(error) { throw StaleCandidate() }
+            throw Self.map(error, for: request, through: route)
+        }
+        do {
             let body = try await response.body.collect(upTo: configuration.maximumResponseBytes)
             var headers = RiderDomain.HTTPHeaders()
             for field in response.headers { headers.add(field.name, field.value) }
@@ -175,6 +215,19 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 "the answer to \(request) is larger than \(configuration.maximumResponseBytes) bytes")
         } catch {
             throw Self.map(error, for: request, through: route)
+        }
+    }
+
+    /// Whether `error`, before any byte of an answer, shows a connection the server had closed
+    /// without reading the request (see ``exchangeRetryingStale(_:with:through:)``; measured: a
+    /// pooled connection closed while idle fails the next request with
+    /// `ChannelError.ioOnClosedChannel`, or with a reset when the close and the write cross).
+    static func isStaleConnection(_ error: any Error) -> Bool {
+        if let error = error as? IOError { return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE }
+        guard let error = error as? ChannelError else { return false }
+        switch error {
+        case .ioOnClosedChannel, .alreadyClosed: return true
+        default: return false
         }
     }
 
