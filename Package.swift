@@ -62,11 +62,15 @@ let package = Package(
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        // The kernel key retention service (keyctl), for the encrypted file's unlock: a few C
+        // lines, because `syscall` is variadic and Swift cannot call it.
+        .target(name: "CKernelKeyring", path: "Infrastructure/CKernelKeyring"),
         .target(
             name: "RiderInfrastructure",
             dependencies: [
                 "RiderDomain",
                 "CLibSecret",
+                "CKernelKeyring",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -79,7 +83,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Infrastructure",
-            exclude: ["CLibSecret", "URLSession", "OpenIDConnect"],
+            exclude: ["CLibSecret", "CKernelKeyring", "URLSession", "OpenIDConnect"],
             swiftSettings: strict
         ),
         // The id_token's signature check, over jwt-kit: a module of its own, because importing

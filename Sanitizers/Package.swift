@@ -36,11 +36,13 @@ let package = Package(
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        .target(name: "CKernelKeyring", path: "Sources/RiderInfrastructure/CKernelKeyring"),
         .target(
             name: "RiderInfrastructure",
             dependencies: [
                 "RiderDomain",
                 "CLibSecret",
+                "CKernelKeyring",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -52,7 +54,7 @@ let package = Package(
             // a second BoringSSL into the sanitized build, and their shared state is inside
             // AsyncHTTPClient and SwiftNIO, which have their own TSan CI. (The id_token verifier
             // is a module of its own in the main package, OpenIDConnect.)
-            exclude: ["CLibSecret", "HTTP", "URLSession", "Metrics", "Browser", "OpenIDConnect"],
+            exclude: ["CLibSecret", "CKernelKeyring", "HTTP", "URLSession", "Metrics", "Browser", "OpenIDConnect"],
             swiftSettings: strict
         ),
         .executableTarget(name: "rider-race-check",

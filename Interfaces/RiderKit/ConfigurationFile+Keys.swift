@@ -18,7 +18,7 @@ extension ConfigurationFile.Settings.CodingKeys {
     /// How the file spells the value: `"timeout": 20`, `"cache_keep_on_logout": true`.
     package var kind: Kind {
         switch self {
-        case .timeout, .keyringTimeout, .cacheTimeToLive, .cacheMaximumUsers: .number
+        case .timeout, .keyringTimeout, .vaultUnlockTimeout, .cacheTimeToLive, .cacheMaximumUsers: .number
         case .cacheKeepOnLogout: .flag
         default: .text
         }
@@ -34,6 +34,7 @@ extension ConfigurationFile.Settings.CodingKeys {
         case .timeout: Self.seconds(ConfigurationFile.Defaults.timeout)
         case .vault: "automatic"
         case .keyringTimeout: Self.seconds(ConfigurationFile.Defaults.keyringTimeout)
+        case .vaultUnlockTimeout: String(ConfigurationFile.Defaults.vaultUnlockTimeout)
         case .cache: "sqlite"
         case .cacheTimeToLive: Self.seconds(CacheSettings().timeToLive)
         case .cacheMaximumUsers: String(SQLiteUserCache.Configuration.defaultMaximumEntries)
@@ -58,6 +59,7 @@ extension ConfigurationFile.Settings.CodingKeys {
         case .timeout: "seconds, 1 to 600"
         case .vault: "automatic, secret-service, encrypted-file, file:/absolute/path or memory"
         case .keyringTimeout: "seconds, above 0 and at most 60"
+        case .vaultUnlockTimeout: "whole seconds, 0 (ask in every process) to 86400"
         case .cache: "sqlite, sqlite:/absolute/path/users.sqlite or memory"
         case .cacheTimeToLive: "seconds, 0 to 31536000"
         case .cacheMaximumUsers: "a whole number of users, 1 to 10000000"
@@ -78,5 +80,7 @@ extension ConfigurationFile {
         static let revokePath = "/auth/revoke"
         static let timeout: TimeInterval = 15
         static let keyringTimeout: Double = 2
+        /// How long the encrypted file stays unlocked in the kernel keyring, as `sudo`'s timestamp.
+        static let vaultUnlockTimeout = 900
     }
 }

@@ -26,6 +26,7 @@ package enum ConfigurationFile {
         package var timeout: String?
         package var vault: String?
         package var keyringTimeout: String?
+        package var vaultUnlockTimeout: String?
         package var cache: String?
         package var cacheTimeToLive: String?
         package var cacheMaximumUsers: String?
@@ -49,6 +50,7 @@ package enum ConfigurationFile {
             case timeout
             case vault
             case keyringTimeout = "keyring_timeout"
+            case vaultUnlockTimeout = "vault_unlock_timeout"
             case cache
             case cacheTimeToLive = "cache_ttl"
             case cacheMaximumUsers = "cache_max_users"
@@ -104,6 +106,7 @@ package enum ConfigurationFile {
                 case .timeout: timeout
                 case .vault: vault
                 case .keyringTimeout: keyringTimeout
+                case .vaultUnlockTimeout: vaultUnlockTimeout
                 case .cache: cache
                 case .cacheTimeToLive: cacheTimeToLive
                 case .cacheMaximumUsers: cacheMaximumUsers
@@ -128,6 +131,7 @@ package enum ConfigurationFile {
                 case .timeout: timeout = newValue
                 case .vault: vault = newValue
                 case .keyringTimeout: keyringTimeout = newValue
+                case .vaultUnlockTimeout: vaultUnlockTimeout = newValue
                 case .cache: cache = newValue
                 case .cacheTimeToLive: cacheTimeToLive = newValue
                 case .cacheMaximumUsers: cacheMaximumUsers = newValue

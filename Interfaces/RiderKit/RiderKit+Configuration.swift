@@ -15,6 +15,11 @@ extension RiderKit {
         public var vaultPassphrase: VaultPassphrase
         /// How long a keyring call may take before ``VaultChoice/automatic`` falls back (2 s).
         public var keyringTimeout: Duration
+        /// How long the encrypted file stays unlocked after its passphrase is typed:
+        /// ``VaultUnlockRetention/process`` unless set; ``load(environment:baseURL:issuer:)`` keeps
+        /// it 15 minutes in the kernel keyring (`RIDER_VAULT_UNLOCK_TIMEOUT`), so each command of a
+        /// CLI does not ask again.
+        public var vaultUnlockRetention: VaultUnlockRetention = .process
         /// Request logging (method, path, status, time; never secrets) and the vault choice.
         /// `nil` logs nothing.
         public var logger: Logger?
@@ -96,7 +101,8 @@ extension RiderKit {
         /// `RIDER_REVOKE_PATH`, `RIDER_CLIENT_ID`, `RIDER_CLIENT_SECRET`, `RIDER_CLIENT_AUTH`
         /// (`basic` or `body`), `RIDER_SCOPE`, `RIDER_TIMEOUT` (seconds), `RIDER_VAULT`
         /// (`automatic`, `secret-service`, `encrypted-file`, `file:/path`, `memory`),
-        /// `RIDER_KEYRING_TIMEOUT` (seconds), for the encrypted file's passphrase
+        /// `RIDER_KEYRING_TIMEOUT` (seconds), `RIDER_VAULT_UNLOCK_TIMEOUT` (seconds the encrypted
+        /// file stays unlocked in the kernel keyring, 900 unless set, 0 for never), for the encrypted file's passphrase
         /// `RIDER_VAULT_PASSPHRASE` or `RIDER_VAULT_PASSPHRASE_FILE` (environment only),
         /// `RIDER_ACCOUNT` (the account, by email or id; the active one when unset),
         /// `RIDER_CACHE` (`sqlite`, `sqlite:/path`, `memory`), `RIDER_CACHE_TTL` (seconds),
@@ -183,6 +189,15 @@ extension RiderKit {
                 }
                 keyringTimeout = .milliseconds(Int(seconds * 1000))
             }
+            var unlockTimeout = Duration.seconds(ConfigurationFile.Defaults.vaultUnlockTimeout)
+            if let value = settings.vaultUnlockTimeout {
+                guard let seconds = Int(value) ?? Double(value).flatMap({ $0.rounded() == $0 ? Int(exactly: $0) : nil }),
+                      seconds >= 0, seconds <= 86_400 else {
+                    throw RiderError.invalidConfiguration("the vault unlock timeout '\(value)' must be a whole number of "
+                        + "seconds from 0 (ask in every process) to 86400")
+                }
+                unlockTimeout = .seconds(seconds)
+            }
             let proxies = ProxyEnvironment(environment: environment)
             if let problem = proxies.problem { throw RiderError.invalidConfiguration(problem) }
             let api = try APIConfiguration(
@@ -195,13 +210,15 @@ extension RiderKit {
                 clientAuthentication: clientAuthentication,
                 scope: settings.scope,
                 requestTimeout: timeout)
-            return Configuration(api: api, vault: vault, directories: directories,
+            var configuration = Configuration(api: api, vault: vault, directories: directories,
                                  vaultPassphrase: VaultPassphrase.environment(environment) ?? .unavailable,
                                  keyringTimeout: keyringTimeout, cache: try CacheConfiguration(settings),
                                  identity: RequestIdentity(languages: RequestIdentity.languages(fromEnvironment: environment)),
                                  proxies: proxies,
                                  discovery: try issuer.map { try ProviderDiscovery.Configuration(issuer: $0, requestTimeout: timeout) },
                                  endpoints: try explicitEndpoints(settings, api: api))
+            configuration.vaultUnlockRetention = .kernelKeyring(timeout: unlockTimeout)
+            return configuration
         }
     }
 }

@@ -67,6 +67,7 @@ extension VaultFactory {
         directories = other.directories
         passphrase = other.passphrase
         keyringTimeout = other.keyringTimeout
+        unlockRetention = other.unlockRetention
         logger = other.logger
         warnings = other.warnings
     }

@@ -19,6 +19,8 @@ public struct VaultFactory: Sendable {
     public let passphrase: VaultPassphrase
     /// The bound on each keyring call.
     public let keyringTimeout: Duration
+    /// How long the encrypted files stay unlocked after the passphrase is typed.
+    public let unlockRetention: VaultUnlockRetention
     /// Receives the automatic choice's info line.
     public let logger: Logger?
     /// Told when the keyring refused a save that went to the encrypted file instead.
@@ -37,6 +39,7 @@ public struct VaultFactory: Sendable {
         // Asked once however many accounts' files this process opens.
         passphrase = configuration.vaultPassphrase.remembered()
         keyringTimeout = configuration.keyringTimeout
+        unlockRetention = configuration.vaultUnlockRetention
         logger = configuration.logger
         warnings = configuration.warnings
         directories.moveLegacyFolders(forOrigin: origin)
@@ -54,10 +57,12 @@ public struct VaultFactory: Sendable {
     /// configured path it waits for `rider vault adopt`.
     public func encryptedFile() -> EncryptedFileTokenVault {
         if case .encryptedFile(let configured?) = choice {
-            return EncryptedFileTokenVault(file: configured, passphrase: passphrase, binding: binding)
+            return EncryptedFileTokenVault(file: configured, passphrase: passphrase, binding: binding,
+                                           unlockRetention: unlockRetention)
         }
         return EncryptedFileTokenVault(file: EncryptedFileTokenVault.defaultFile(forOrigin: origin, in: directories),
-                                       passphrase: passphrase, binding: binding, acceptsUnboundFile: true)
+                                       passphrase: passphrase, binding: binding, acceptsUnboundFile: true,
+                                       unlockRetention: unlockRetention)
     }
 
     /// The vault the configuration asks for.
@@ -81,7 +86,8 @@ public struct VaultFactory: Sendable {
         case .secretService: secretService(account: account)
         case .encryptedFile(nil): encryptedFile(account: account)
         case .encryptedFile(let file?):
-            EncryptedFileTokenVault(file: AccountFile.file(file, for: account), passphrase: passphrase, binding: binding)
+            EncryptedFileTokenVault(file: AccountFile.file(file, for: account), passphrase: passphrase, binding: binding,
+                                    unlockRetention: unlockRetention)
         case .memory: InMemoryTokenVault()
         }
     }
@@ -95,7 +101,7 @@ public struct VaultFactory: Sendable {
     /// account.
     public func encryptedFile(account: UserID) -> EncryptedFileTokenVault {
         EncryptedFileTokenVault(file: AccountFile.file(encryptedFile().file, for: account), passphrase: passphrase,
-                                binding: binding)
+                                binding: binding, unlockRetention: unlockRetention)
     }
 
     /// Where the server's accounts are listed: a file beside its sessions, or memory with the
@@ -155,7 +161,8 @@ public struct VaultFactory: Sendable {
             AutomaticTokenVault(keyring: secretService(), file: encryptedFile(), logger: logger, warnings: warnings)
         case .secretService: secretService()
         case .encryptedFile(nil): encryptedFile()
-        case .encryptedFile(let file?): EncryptedFileTokenVault(file: file, passphrase: passphrase, binding: binding)
+        case .encryptedFile(let file?):
+            EncryptedFileTokenVault(file: file, passphrase: passphrase, binding: binding, unlockRetention: unlockRetention)
         case .memory: InMemoryTokenVault()
         }
     }

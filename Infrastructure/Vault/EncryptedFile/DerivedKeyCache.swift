@@ -12,8 +12,10 @@ final class DerivedKeyCache: @unchecked Sendable {
     private let lock = NSLock()
     private var keys: [SHA256Digest: SymmetricKey] = [:]
 
-    /// The key for these inputs, derived on first use.
-    func key(passphrase: String, salt: [UInt8], parameters: ScryptParameters) throws(VaultError) -> SymmetricKey {
+    /// The key for these inputs, derived on first use; `whenDerived` sees a key scrypt has just
+    /// made (to keep it beyond the process), not one taken from here.
+    func key(passphrase: String, salt: [UInt8], parameters: ScryptParameters,
+             whenDerived: (SymmetricKey) -> Void = { _ in }) throws(VaultError) -> SymmetricKey {
         var hasher = SHA256()
         hasher.update(data: Array("\(parameters.logN)/\(parameters.r)/\(parameters.p)/".utf8))
         hasher.update(data: salt)
@@ -22,6 +24,7 @@ final class DerivedKeyCache: @unchecked Sendable {
         if let key = lock.withLock({ keys[id] }) { return key }
         let key = try VaultCipher.deriveKey(passphrase: passphrase, salt: salt, parameters: parameters)
         lock.withLock { keys[id] = key }
+        whenDerived(key)
         return key
     }
 }

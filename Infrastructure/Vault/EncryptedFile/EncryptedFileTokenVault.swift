@@ -16,6 +16,10 @@ import Darwin
 /// removed when it cannot be read: a wrong passphrase or a damaged file is reported, not replaced.
 /// The blocking work (lock, scrypt, fsync) runs on its own thread, off the cooperative pool.
 ///
+/// With ``VaultUnlockRetention/kernelKeyring(timeout:)`` the derived key outlives the process
+/// in the kernel keyring, so the user's next processes open the file without a passphrase or
+/// scrypt until the timeout (``init(file:passphrase:binding:acceptsUnboundFile:unlockRetention:)``).
+///
 /// Each file belongs to one server (``SessionBinding``), written in the clear after the header and
 /// authenticated with it: a file holding another server's session is refused before any
 /// passphrase is asked for, so a changed server setting never sends one server's tokens to another.
@@ -30,6 +34,8 @@ public actor EncryptedFileTokenVault: TokenVault {
     private let passphraseSource: VaultPassphrase
     private var passphrase: String?
     private let parameters: ScryptParameters
+    /// Whether the derived key outlives the process (the kernel keyring).
+    public nonisolated let unlockRetention: VaultUnlockRetention
 
     /// - Parameters:
     ///   - file: where the session lives, e.g. ``defaultFile(forOrigin:in:)``.
@@ -46,6 +52,22 @@ public actor EncryptedFileTokenVault: TokenVault {
                   parameters: .standard)
     }
 
+    /// A vault whose unlock may outlive the process: with
+    /// ``VaultUnlockRetention/kernelKeyring(timeout:)``, a file this user unlocked within the
+    /// timeout opens without asking for the passphrase (or reading it from the environment), and
+    /// without running scrypt. A passphrase already obtained in this process is always checked.
+    /// - Parameters:
+    ///   - file: where the session lives, e.g. ``defaultFile(forOrigin:in:)``.
+    ///   - passphrase: where the passphrase comes from; asked for when no kept key opens the file.
+    ///   - binding: the server whose session this file keeps.
+    ///   - acceptsUnboundFile: as in ``init(file:passphrase:binding:acceptsUnboundFile:)``.
+    ///   - unlockRetention: how long an unlock lasts.
+    public init(file: URL, passphrase: VaultPassphrase, binding: SessionBinding, acceptsUnboundFile: Bool = false,
+                unlockRetention: VaultUnlockRetention) {
+        self.init(file: file, passphrase: passphrase, binding: binding, acceptsUnboundFile: acceptsUnboundFile,
+                  parameters: .standard, unlockRetention: unlockRetention)
+    }
+
     /// A vault that reads a file of any server and writes it unbound: for tests and tools that
     /// manage one file themselves, never for a configured server.
     package init(file: URL, passphrase: VaultPassphrase) {
@@ -53,7 +75,8 @@ public actor EncryptedFileTokenVault: TokenVault {
     }
 
     init(file: URL, passphrase: VaultPassphrase, binding: SessionBinding?, acceptsUnboundFile: Bool,
-         parameters: ScryptParameters) {
+         parameters: ScryptParameters, unlockRetention: VaultUnlockRetention = .process) {
+        self.unlockRetention = unlockRetention
         self.file = file
         self.binding = binding
         self.acceptsUnboundFile = acceptsUnboundFile
@@ -89,42 +112,40 @@ public actor EncryptedFileTokenVault: TokenVault {
     public func load() async throws(VaultError) -> Session? {
         // No file, no session: not a reason to ask anyone for a passphrase.
         guard fileMayExist else { return nil }
-        // A damaged or costly header, or another server's file, is refused before anyone is
-        // asked for a passphrase.
-        try await checkHeaderBeforeAskingForPassphrase()
-        let passphrase = try await resolvedPassphrase()
-        return try await BlockingWork.run { [self] () throws(VaultError) in
-            try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in
-                try readSession(passphrase: passphrase)?.session
-            }
+        return try await unlocked(exclusive: false) { [self] passphrase throws(VaultError) in
+            try readSession(passphrase: passphrase)?.session
         }
     }
 
     /// Replaces the stored session, keeping the file's salt so the cached key still applies.
     /// - Throws: ``VaultError``; an existing file this passphrase cannot open is left untouched.
     public func save(_ session: Session) async throws(VaultError) {
-        if fileMayExist { try await checkHeaderBeforeAskingForPassphrase() }
-        let passphrase = try await resolvedPassphrase()
         let parameters = self.parameters
-        try await BlockingWork.run { [self] () throws(VaultError) in
-            try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
-                let existing = try readSession(passphrase: passphrase)
-                // A bound vault only gets here for its own server's file (or an unbound one it
-                // may take); a tool's unbound vault keeps whatever binding the file had.
-                let binding = binding ?? existing?.header.binding
-                let plaintext: Data
-                do { plaintext = try StoredSession(session, binding: binding).encoded() } catch {
-                    throw .io(file: file.path, reason: "the session cannot be serialized")
-                }
-                PrivateFile.removeLeftovers(of: file)
-                let salt = existing?.header.salt ?? VaultCipher.randomBytes(VaultFileHeader.saltSize)
-                // Always the standard parameters, never the file's: a file that asked for other
-                // (allowed) ones is re-sealed with a key derived for the standard ones.
-                let used = parameters
-                let key = try DerivedKeyCache.shared.key(passphrase: passphrase, salt: salt, parameters: used)
-                try PrivateFile.write(try VaultCipher.seal(plaintext, key: key, salt: salt, parameters: used,
-                                                           binding: binding), to: file)
+        try await unlocked(exclusive: true) { [self] passphrase throws(VaultError) in
+            let existing = try readSession(passphrase: passphrase)
+            // A bound vault only gets here for its own server's file (or an unbound one it
+            // may take); a tool's unbound vault keeps whatever binding the file had.
+            let binding = binding ?? existing?.header.binding
+            let plaintext: Data
+            do { plaintext = try StoredSession(session, binding: binding).encoded() } catch {
+                throw .io(file: file.path, reason: "the session cannot be serialized")
             }
+            let salt = existing?.header.salt ?? VaultCipher.randomBytes(VaultFileHeader.saltSize)
+            // Always the standard parameters, never the file's: a file that asked for other
+            // (allowed) ones is re-sealed with a key derived for the standard ones.
+            let used = parameters
+            let key: SymmetricKey
+            if let existing, existing.header.parameters == used {
+                key = existing.key
+            } else {
+                // A new file, or new parameters: only the passphrase makes its key.
+                guard let passphrase else { throw .passphraseRequired }
+                key = try DerivedKeyCache.shared.key(passphrase: passphrase, salt: salt, parameters: used)
+                unlockRetention.keep(key, salt: salt, parameters: used)
+            }
+            PrivateFile.removeLeftovers(of: file)
+            try PrivateFile.write(try VaultCipher.seal(plaintext, key: key, salt: salt, parameters: used,
+                                                       binding: binding), to: file)
         }
     }
 
@@ -132,13 +153,10 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// only ever removed by ``reset()``.
     public func remove() async throws(VaultError) {
         guard fileMayExist else { return }
-        try await checkHeaderBeforeAskingForPassphrase()
-        let passphrase = try await resolvedPassphrase()
-        try await BlockingWork.run { [self] () throws(VaultError) in
-            try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
-                _ = try readSession(passphrase: passphrase)
-                try PrivateFile.remove(file)
-            }
+        try await unlocked(exclusive: true) { [self] passphrase throws(VaultError) in
+            let existing = try readSession(passphrase: passphrase)
+            try PrivateFile.remove(file)
+            if let header = existing?.header { unlockRetention.forget(salt: header.salt, parameters: header.parameters) }
         }
     }
 
@@ -173,6 +191,9 @@ public actor EncryptedFileTokenVault: TokenVault {
                 try PrivateFile.write(try VaultCipher.seal(existing.plaintext, key: key, salt: salt,
                                                            parameters: parameters,
                                                            binding: existing.header.binding ?? binding), to: file)
+                // The old key opens nothing now; the new one is kept as a new unlock would be.
+                unlockRetention.forget(salt: existing.header.salt, parameters: existing.header.parameters)
+                unlockRetention.keep(key, salt: salt, parameters: parameters)
                 return true
             }
         }
@@ -189,24 +210,20 @@ public actor EncryptedFileTokenVault: TokenVault {
     public func adopt() async throws(VaultError) -> Bool {
         guard let binding else { return false }
         guard fileMayExist else { return false }
-        let passphrase = try await resolvedPassphrase()
-        return try await BlockingWork.run { [self] () throws(VaultError) -> Bool in
-            try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) -> Bool in
-                guard let existing = try readSession(passphrase: passphrase, adopting: true),
-                      existing.header.binding == nil
-                else { return false }
-                PrivateFile.removeLeftovers(of: file)
-                let header = existing.header
-                let key = try DerivedKeyCache.shared.key(passphrase: passphrase, salt: header.salt,
-                                                         parameters: header.parameters)
-                let plaintext: Data
-                do { plaintext = try StoredSession(existing.session, binding: binding).encoded() } catch {
-                    throw .io(file: file.path, reason: "the session cannot be serialized")
-                }
-                try PrivateFile.write(try VaultCipher.seal(plaintext, key: key, salt: header.salt,
-                                                           parameters: header.parameters, binding: binding), to: file)
-                return true
+        return try await unlocked(exclusive: true) { [self] passphrase throws(VaultError) -> Bool in
+            guard let existing = try readSession(passphrase: passphrase, adopting: true),
+                  existing.header.binding == nil
+            else { return false }
+            PrivateFile.removeLeftovers(of: file)
+            let header = existing.header
+            let key = existing.key
+            let plaintext: Data
+            do { plaintext = try StoredSession(existing.session, binding: binding).encoded() } catch {
+                throw .io(file: file.path, reason: "the session cannot be serialized")
             }
+            try PrivateFile.write(try VaultCipher.seal(plaintext, key: key, salt: header.salt,
+                                                       parameters: header.parameters, binding: binding), to: file)
+            return true
         }
     }
 
@@ -223,19 +240,29 @@ public actor EncryptedFileTokenVault: TokenVault {
         }
     }
 
-    /// Reads the header alone, while no passphrase has been asked for yet: a damaged file, one
-    /// whose scrypt parameters are out of bounds, or another server's file is refused before
-    /// anyone is asked for a passphrase and before any key is derived.
-    ///
-    /// Once the passphrase is known the read itself makes the same checks, in the same order,
-    /// before it derives a key, so every later read opens the file once instead of twice.
-    private func checkHeaderBeforeAskingForPassphrase() async throws(VaultError) {
-        guard passphrase == nil else { return }
-        try await BlockingWork.run { [self] () throws(VaultError) in
-            try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in
-                guard let data = try PrivateFile.read(file) else { return }
-                try checkBinding(of: VaultFileHeader.parse(Array(data), file: file.path), adopting: false)
+    /// Runs `body` under the file's lock, off the cooperative pool, with the passphrase when it
+    /// is known. While it is not, `body` runs first without it: a damaged or costly header, or
+    /// another server's file, is then refused before anyone is asked for a passphrase and before
+    /// any key is derived, and a key kept in the kernel keyring may open the file with no
+    /// passphrase at all. Only when `body` needs one (``VaultError/passphraseRequired``) is it
+    /// obtained, and `body` runs again.
+    private func unlocked<T: Sendable>(exclusive: Bool,
+                                       _ body: @escaping @Sendable (String?) throws(VaultError) -> T)
+        async throws(VaultError) -> T
+    {
+        let lockFile = self.lockFile
+        if passphrase == nil {
+            do throws(VaultError) {
+                return try await BlockingWork.run { () throws(VaultError) in
+                    try FileLock.withLock(lockFile, exclusive: exclusive) { () throws(VaultError) in try body(nil) }
+                }
+            } catch {
+                guard case .passphraseRequired = error else { throw error }
             }
+        }
+        let passphrase = try await resolvedPassphrase()
+        return try await BlockingWork.run { () throws(VaultError) in
+            try FileLock.withLock(lockFile, exclusive: exclusive) { () throws(VaultError) in try body(passphrase) }
         }
     }
 
@@ -267,16 +294,17 @@ public actor EncryptedFileTokenVault: TokenVault {
         return obtained
     }
 
-    /// Reads, authenticates and decodes the file; call with the lock held.
-    private nonisolated func readSession(passphrase: String, adopting: Bool = false) throws(VaultError)
-        -> (session: Session, header: VaultFileHeader, plaintext: Data)?
+    /// Reads, authenticates and decodes the file; call with the lock held. Without a passphrase
+    /// only a key kept in the kernel keyring can open it; ``VaultError/passphraseRequired`` says
+    /// the passphrase is needed.
+    private nonisolated func readSession(passphrase: String?, adopting: Bool = false) throws(VaultError)
+        -> (session: Session, header: VaultFileHeader, plaintext: Data, key: SymmetricKey)?
     {
         guard let data = try PrivateFile.read(file) else { return nil }
         let bytes = Array(data)
         let header = try VaultFileHeader.parse(bytes, file: file.path)
         try checkBinding(of: header, adopting: adopting)
-        let key = try DerivedKeyCache.shared.key(passphrase: passphrase, salt: header.salt, parameters: header.parameters)
-        guard VaultCipher.keyCheck(for: key) == header.keyCheck else { throw .wrongPassphrase(file: file.path) }
+        let key = try key(for: header, passphrase: passphrase)
         let plaintext = try VaultCipher.open(bytes, header: header, key: key, file: file.path)
         let stored: StoredSession
         do { stored = try StoredSession.decode(plaintext) } catch {
@@ -289,6 +317,25 @@ public actor EncryptedFileTokenVault: TokenVault {
         if let inner = stored.binding, inner != header.binding {
             throw .corrupted(file: file.path, detail: "its server binding does not match its contents")
         }
-        return (stored.toDomain(), header, plaintext)
+        return (stored.toDomain(), header, plaintext, key)
+    }
+
+    /// The file's key: the one kept in the kernel keyring while no passphrase is known in this
+    /// process, else derived from the passphrase (and then kept, when the retention says so).
+    private nonisolated func key(for header: VaultFileHeader, passphrase: String?) throws(VaultError) -> SymmetricKey {
+        guard let passphrase else {
+            if let kept = unlockRetention.keptKey(salt: header.salt, parameters: header.parameters),
+               VaultCipher.keyCheck(for: kept) == header.keyCheck {
+                return kept
+            }
+            throw .passphraseRequired
+        }
+        var derived = false
+        let key = try DerivedKeyCache.shared.key(passphrase: passphrase, salt: header.salt,
+                                                 parameters: header.parameters) { _ in derived = true }
+        guard VaultCipher.keyCheck(for: key) == header.keyCheck else { throw .wrongPassphrase(file: file.path) }
+        // Kept when scrypt has just run: a person typed the passphrase, or a program passed it.
+        if derived { unlockRetention.keep(key, salt: header.salt, parameters: header.parameters) }
+        return key
     }
 }

@@ -10,7 +10,7 @@ struct VaultCommand: ParsableCommand {
             Secret Service when it answers, unlocked, within RIDER_KEYRING_TIMEOUT (2 s); \
             otherwise to a file encrypted with a passphrase from RIDER_VAULT_PASSPHRASE, the file \
             named by RIDER_VAULT_PASSPHRASE_FILE, or a prompt. Set RIDER_VAULT to \
-            secret-service, encrypted-file or memory to force one.
+            secret-service, encrypted-file or memory to force one. Once typed, the passphrase's             key is kept in the kernel keyring for RIDER_VAULT_UNLOCK_TIMEOUT (900 s; 0 for never),             so the next commands do not ask again; `rider vault lock` forgets it at once.
 
             Examples:
               rider vault status
@@ -18,9 +18,10 @@ struct VaultCommand: ParsableCommand {
               rider vault passphrase
               rider vault reset
               rider vault adopt
+              rider vault lock
             """,
         subcommands: [VaultStatusCommand.self, VaultMigrateCommand.self, VaultPassphraseCommand.self,
-                      VaultResetCommand.self, VaultAdoptCommand.self],
+                      VaultResetCommand.self, VaultAdoptCommand.self, VaultLockCommand.self],
         defaultSubcommand: VaultStatusCommand.self
     )
 }

@@ -34,8 +34,22 @@ struct VaultStatusCommand: GlobalOptionsCommand {
             server: context.server, setting: vaults.choice.setting, backend: selection.backend.name,
             reason: selection.reason, location: selection.vault.location, itemLabel: row?.itemLabel,
             unlocked: row?.unlocked ?? true, signedIn: row?.signedIn ?? false, userID: row?.userID,
-            problem: row?.problem, accounts: rows)
+            problem: row?.problem, unlock: Self.unlockLine(vaults.unlockRetention), accounts: rows)
         try context.print(json: output, lines: output.lines())
+    }
+
+    /// How long an unlock of the encrypted file lasts here, and why only the process when the
+    /// kernel keyring is refused.
+    static func unlockLine(_ retention: VaultUnlockRetention) -> String {
+        guard retention.timeout != nil else {
+            return "the encrypted file asks for its passphrase in each process (RIDER_VAULT_UNLOCK_TIMEOUT is 0)"
+        }
+        switch VaultUnlockRetention.availability {
+        case .available:
+            return "the encrypted file stays unlocked \(retention) after its passphrase is typed (`rider vault lock` forgets it)"
+        case .unavailable(let reason):
+            return "the encrypted file asks for its passphrase in each process: \(reason)"
+        }
     }
 
     /// What one account's vault entry says, read without using it.

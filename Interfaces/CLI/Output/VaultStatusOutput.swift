@@ -15,6 +15,9 @@ struct VaultStatusOutput: Encodable, Sendable {
     @Nullable var userID: String?
     /// Why the backend cannot be read, when it cannot.
     @Nullable var problem: String?
+    /// How long the encrypted file stays unlocked after the passphrase is typed, and why not
+    /// beyond the process when the kernel keyring cannot be used.
+    let unlock: String
     /// Every account stored for the server (or the one asked for), each with its own entry.
     var accounts: [AccountRow] = []
 
@@ -42,6 +45,7 @@ struct VaultStatusOutput: Encodable, Sendable {
         ]
         if let itemLabel { lines.append("Item:      \(itemLabel.terminalSafe)") }
         lines.append("Unlocked:  \(unlocked ? "yes" : "no")")
+        lines.append("Unlock:    \(unlock.terminalSafe)")
         lines.append("Session:   \(signedIn ? "signed in as \((userID ?? "unknown").terminalSafe)" : "none stored")")
         if let problem { lines.append("Problem:   \(problem.terminalSafe)") }
         guard accounts.count > 1 || accounts.first?.userID != userID else { return lines }

@@ -141,8 +141,10 @@ struct HostileTextOutputTests {
     func statusLines() {
         let vault = VaultStatusOutput(server: "http://127.0.0.1:8080", setting: "automatic", backend: "secret-service",
                                       reason: "unlocked", location: "keyring", itemLabel: "rider \u{1B}]0;x\u{07}",
-                                      unlocked: true, signedIn: true, userID: "u_1\r", problem: nil)
+                                      unlocked: true, signedIn: true, userID: "u_1\r", problem: nil,
+                                      unlock: "kept in \u{1B}[2Jthe kernel keyring")
         #expect(Self.controls(in: vault.lines()).isEmpty, "\(vault.lines())")
         #expect(vault.lines().contains(#"Item:      rider \e]0;x\a"#))
+        #expect(vault.lines().contains(#"Unlock:    kept in \e[2Jthe kernel keyring"#))
     }
 }

@@ -151,16 +151,16 @@ struct JSONOutputShapeTests {
         let locked = VaultStatusOutput(server: "https://api.example.com", setting: "auto", backend: "keyring",
                                        reason: "the keyring answered", location: "Secret Service",
                                        itemLabel: "rider (api.example.com)", unlocked: false, signedIn: false,
-                                       userID: nil, problem: "locked")
+                                       userID: nil, problem: "locked", unlock: "this process only")
         #expect(json(locked) == #"{"accounts":[],"backend":"keyring","item_label":"rider (api.example.com)","location":"Secret Service","#
             + #""problem":"locked","reason":"the keyring answered","server":"https://api.example.com","#
-            + #""setting":"auto","signed_in":false,"unlocked":false,"user_id":null}"#)
+            + #""setting":"auto","signed_in":false,"unlock":"this process only","unlocked":false,"user_id":null}"#)
         let open = VaultStatusOutput(server: "https://api.example.com", setting: "file", backend: "file",
                                      reason: "configured", location: "/tmp/session", itemLabel: nil, unlocked: true,
-                                     signedIn: true, userID: "u_000001", problem: nil)
+                                     signedIn: true, userID: "u_000001", problem: nil, unlock: "15 min")
         #expect(json(open) == #"{"accounts":[],"backend":"file","item_label":null,"location":"/tmp/session","problem":null,"#
             + #""reason":"configured","server":"https://api.example.com","setting":"file","signed_in":true,"#
-            + #""unlocked":true,"user_id":"u_000001"}"#)
+            + #""unlock":"15 min","unlocked":true,"user_id":"u_000001"}"#)
         #expect(json(VaultMigrateOutput(moved: true, from: "file", to: "keyring", location: "Secret Service"))
             == #"{"accounts":[],"from":"file","location":"Secret Service","moved":true,"to":"keyring"}"#)
         #expect(json(VaultAdoptOutput(file: "/tmp/session", server: "https://api.example.com", adopted: true))

@@ -55,11 +55,19 @@ enum RiderProcess {
     ///   - scratch: a folder for the captured output files.
     ///   - stdin: written to the child's standard input, which is then closed; `nil` gives it
     ///     `/dev/null`.
+    ///   - wrapper: a program that runs `rider` (its path is passed after the wrapper's own
+    ///     arguments), such as `scripts/without-keyctl.py`; none unless told.
     static func run(_ arguments: [String], environment: [String: String], stdin: String?, scratch: URL,
-                    timeout: Duration = .seconds(90), executable name: String = "rider") async throws -> RiderRun {
+                    timeout: Duration = .seconds(90), executable name: String = "rider",
+                    through wrapper: [String] = []) async throws -> RiderRun {
         let process = Process()
-        process.executableURL = try executable(named: name)
-        process.arguments = arguments
+        if let launcher = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: launcher)
+            process.arguments = Array(wrapper.dropFirst()) + [try executable(named: name).path] + arguments
+        } else {
+            process.executableURL = try executable(named: name)
+            process.arguments = arguments
+        }
         process.environment = environment
         process.currentDirectoryURL = scratch
 

@@ -26,6 +26,10 @@ struct Sandbox: Sendable {
             "PATH": "/usr/bin:/bin",
             // No D-Bus here, so the automatic vault falls back to the encrypted file, opened with this.
             "RIDER_VAULT_PASSPHRASE": Self.vaultPassphrase,
+            // Each process unlocks the file itself, so a test of a wrong or changed passphrase sees
+            // it refused; VaultUnlockTests turn the kernel keyring on (every key there is the user's,
+            // shared by all tests at once).
+            "RIDER_VAULT_UNLOCK_TIMEOUT": "0",
         ]
         environment["RIDER_BASE_URL"] = server?.absoluteString
         // A hang detector, not a speed limit: on a loaded 2-core machine the whole suite starting
