@@ -35,6 +35,11 @@ package final class AccountScoped<Adapter: Sendable>: @unchecked Sendable {
         (try? await current()) ?? nobody
     }
 
+    /// Every adapter made so far, `nobody`'s first: what closing has to reach.
+    package func everyAdapter() -> [Adapter] {
+        [nobody] + lock.withLock { Array(made.values) }
+    }
+
     /// `account`'s adapter.
     package func adapter(for account: UserID) -> Adapter {
         lock.withLock {
@@ -67,6 +72,13 @@ package struct AccountScopedUserCache: UserCache {
     }
     package func statistics() async throws -> UserCacheStatistics { try await caches.current().statistics() }
     package func removeAll() async throws { try await caches.current().removeAll() }
+    package func flush() async throws {
+        for cache in caches.everyAdapter() { try await cache.flush() }
+    }
+    /// Closes every account's cache this process opened, not only the current one's.
+    package func close() async {
+        for cache in caches.everyAdapter() { await cache.close() }
+    }
 }
 
 /// The sport catalogue kept for the account the vault speaks for.

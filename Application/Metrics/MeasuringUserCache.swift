@@ -37,4 +37,8 @@ package struct MeasuringUserCache: UserCache {
     package func statistics() async throws -> UserCacheStatistics { try await base.statistics() }
 
     package func removeAll() async throws { try await base.removeAll() }
+
+    package func flush() async throws { try await base.flush() }
+
+    package func close() async { await base.close() }
 }

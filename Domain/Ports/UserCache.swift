@@ -39,4 +39,21 @@ public protocol UserCache: Sendable {
     /// Forgets every cached user and resets the counts.
     /// - Throws: ``RiderError/storage(_:underlying:)``.
     func removeAll() async throws
+
+    /// Writes now what the adapter holds back to write in a batch (stored users, the recency of
+    /// lookups). An adapter that writes at once does nothing.
+    /// - Throws: ``RiderError/storage(_:underlying:)``.
+    func flush() async throws
+
+    /// Writes what is held back and lets go of any file; the next call opens it again. Call it
+    /// when done, for example before the process exits.
+    func close() async
+}
+
+extension UserCache {
+    /// Nothing is held back.
+    public func flush() async throws {}
+
+    /// Writes what is held back; nothing else to let go of.
+    public func close() async { try? await flush() }
 }

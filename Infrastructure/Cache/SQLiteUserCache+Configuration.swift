@@ -8,7 +8,8 @@ extension SQLiteUserCache {
         /// Only what opening and reading the schema find (not a database, newer schema).
         case none
         /// Also compares the page count in the file's header with the file's size, which catches
-        /// a truncated file for the cost of reading 100 bytes.
+        /// a truncated file for the cost of reading 100 bytes; and when the last process to use
+        /// the file ended without closing it (a crash), runs the full check once.
         case header
         /// Also runs SQLite's `PRAGMA quick_check`, which reads every page (tens of
         /// milliseconds for 100,000 users).
@@ -28,6 +29,8 @@ extension SQLiteUserCache {
         public var busyTimeout: TimeInterval
         /// How the file is checked when opened; ``IntegrityCheck/header`` unless told.
         public var integrityCheck: IntegrityCheck
+        /// How stored users are batched; ``WriteBehind/standard`` unless told.
+        public var writeBehind: WriteBehind = .standard
 
         public init(file: URL, maximumEntries: Int = defaultMaximumEntries, busyTimeout: TimeInterval = 10,
                     integrityCheck: IntegrityCheck = .header) {
@@ -35,6 +38,28 @@ extension SQLiteUserCache {
             self.maximumEntries = max(1, maximumEntries)
             self.busyTimeout = busyTimeout
             self.integrityCheck = integrityCheck
+        }
+    }
+
+    /// How long stored users (and the recency of lookups) wait to be written together: a burst
+    /// of answers becomes one transaction instead of one each.
+    public struct WriteBehind: Hashable, Sendable {
+        /// The longest a stored user waits before its batch is written.
+        public var delay: Duration
+        /// A batch this big is written at once, whatever the delay.
+        public var batchSize: Int
+
+        /// Up to half a second, or 256 rows.
+        public static let standard = WriteBehind(delay: .milliseconds(500), batchSize: 256)
+        /// Every store is written before it returns (one transaction each), as before batching.
+        public static let immediate = WriteBehind(delay: .zero, batchSize: 1)
+
+        /// - Parameters:
+        ///   - delay: the longest a stored user waits; zero writes each store before it returns.
+        ///   - batchSize: the number of waiting rows that is written at once (at least 1).
+        public init(delay: Duration, batchSize: Int) {
+            self.delay = delay
+            self.batchSize = max(1, batchSize)
         }
     }
 

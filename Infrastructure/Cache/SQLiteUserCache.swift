@@ -11,6 +11,15 @@ import RiderDomain
 /// The persistent ``UserCache``: a SQLite file (WAL mode, through GRDB) with an FTS5 index for
 /// search, least-recently-used eviction, and hit and miss counts.
 ///
+/// Reads do not write: a lookup is one `SELECT`, and the recency and hit counts it changes are
+/// kept in memory and written in one transaction with the next batch. Stored answers are written
+/// behind, batched: ``store(_:at:)`` returns at once and the users it was given are written with
+/// the others that arrive within ``WriteBehind/delay`` (or as soon as ``WriteBehind/batchSize``
+/// are waiting), in one transaction. This instance sees them at once (a lookup or a search never
+/// misses what was stored); other processes see them once written. ``flush()`` writes them now,
+/// ``close()`` too before it lets go of the file; a crash loses at most the batch not yet
+/// written — copies of what the server has, nothing else.
+///
 /// Several processes may share the file: writes wait up to
 /// ``Configuration/busyTimeout`` for each other instead of failing. The file is opened on first
 /// use. A file that is not a database, is damaged, or was written by a newer schema is moved
@@ -20,7 +29,14 @@ public actor SQLiteUserCache: UserCache {
     public nonisolated let configuration: Configuration
     private let logger: Logger?
     private var pool: DatabasePool?
+    private var marker: CacheOpenMarker?
     private var movedAside: [URL] = []
+    /// What this instance holds back for the next batch.
+    private var pending = PendingWrites()
+    /// The batch being written now: still this instance's to answer from until it is committed.
+    private var inFlight: [String: UserRecord] = [:]
+    private var flushTask: Task<Void, Never>?
+    private var checkedAfterUncleanShutdown = false
 
     /// - Parameters:
     ///   - configuration: the file and its bounds.
@@ -36,39 +52,62 @@ public actor SQLiteUserCache: UserCache {
     /// The damaged files this instance moved aside, oldest first.
     public var recoveredFiles: [URL] { movedAside }
 
+    /// Whether this instance ran the full integrity check on open because the process before it
+    /// ended without closing the file.
+    public var checkedAfterUncleanShutdownOnOpen: Bool { checkedAfterUncleanShutdown }
+
     // MARK: UserCache
 
     public func user(id: UserID) async throws -> Cached<User>? {
-        try await write { db in try UserCacheQueries.user(id: id.rawValue, in: db)?.toCached() }
+        let key = id.rawValue
+        let record: UserRecord?
+        if let waiting = pending.stores[key]?.record ?? inFlight[key] {
+            record = waiting
+        } else {
+            record = try await withDatabase { pool in try Self.readNow(pool) { db in try UserCacheQueries.user(id: key, in: db) } }
+        }
+        pending.noteLookup(of: key, found: record != nil)
+        scheduleFlush()
+        return record?.toCached()
     }
 
     public func store(_ users: [User], at date: Date) async throws {
-        let records = users.map { UserRecord($0, storedAt: date, entityTag: nil) }
-        let maximum = configuration.maximumEntries
-        try await write { db in try UserCacheQueries.store(records, maximumEntries: maximum, in: db) }
+        try openForWriting()
+        for user in users { pending.store(UserRecord(user, storedAt: date, entityTag: nil)) }
+        try await flushIfFull()
     }
 
     public func store(_ user: User, entityTag: EntityTag?, at date: Date) async throws {
-        let record = UserRecord(user, storedAt: date, entityTag: entityTag)
-        let maximum = configuration.maximumEntries
-        try await write { db in try UserCacheQueries.store([record], maximumEntries: maximum, in: db) }
+        try openForWriting()
+        pending.store(UserRecord(user, storedAt: date, entityTag: entityTag))
+        try await flushIfFull()
     }
 
     public func markRevalidated(id: UserID, at date: Date) async throws {
+        if pending.markRevalidated(id.rawValue, at: date) {
+            scheduleFlush()
+            return
+        }
+        try await flush()
         try await write { db in try UserCacheQueries.markRevalidated(id: id.rawValue, at: date, in: db) }
     }
 
     public func remove(id: UserID) async throws {
+        pending.remove(id.rawValue)
+        try await flush()
         try await write { db in try UserCacheQueries.remove(id: id.rawValue, in: db) }
     }
 
     public func search(_ query: String, page: PageRequest) async throws -> UserPage {
-        try await withDatabase { pool in
-            try await pool.read { db in try UserCacheQueries.search(query, page: page, in: db) }
+        // The index must know what this instance stored: a search never misses it.
+        try await flush()
+        return try await withDatabase { pool in
+            try Self.readNow(pool) { db in try UserCacheQueries.search(query, page: page, in: db) }
         }
     }
 
     public func statistics() async throws -> UserCacheStatistics {
+        try await flush()
         let counts = try await withDatabase { pool in try await pool.read(UserCacheQueries.counts) }
         return UserCacheStatistics(
             entries: counts.entries, maximumEntries: configuration.maximumEntries, sizeOnDisk: sizeOnDisk(),
@@ -80,6 +119,7 @@ public actor SQLiteUserCache: UserCache {
     /// damaged files earlier recoveries moved aside (`users.sqlite.corrupt-…`), even when
     /// emptying the database itself fails.
     public func removeAll() async throws {
+        pending = PendingWrites()
         do {
             try await write(UserCacheQueries.removeAll)
         } catch {
@@ -102,10 +142,109 @@ public actor SQLiteUserCache: UserCache {
         }
     }
 
-    /// Closes the file (checkpointing the write-ahead log); the next call opens it again.
-    public func close() {
+    /// Writes what this instance holds back — stored users, and the recency and counts of
+    /// lookups — in one transaction, now.
+    /// - Throws: ``RiderError/storage(_:underlying:)``; what could not be written is dropped (the
+    ///   cache holds copies only), never retried forever.
+    public func flush() async throws {
+        flushTask?.cancel()
+        flushTask = nil
+        guard !pending.isEmpty else { return }
+        let batch = pending
+        pending = PendingWrites()
+        let records = batch.orderedRecords
+        for record in records { inFlight[record.id] = record }
+        defer { for record in records where inFlight[record.id]?.storedAt == record.storedAt { inFlight[record.id] = nil } }
+        let maximum = configuration.maximumEntries
+        let uses = batch.orderedUses
+        let (hits, misses) = (batch.hits, batch.misses)
+        try await write { db in
+            // The stores, then the uses (so an entry a lookup used is not the one the new ones
+            // push out), then the eviction. Within one batch recency is thus approximate.
+            try UserCacheQueries.upsert(records, in: db)
+            try UserCacheQueries.recordLookups(used: uses, hits: hits, misses: misses, in: db)
+            if !records.isEmpty { try UserCacheQueries.evict(keeping: maximum, in: db) }
+        }
+    }
+
+    /// Writes what is held back, checkpoints the write-ahead log into the file and closes it;
+    /// the next call opens it again. Call it when done with the cache (``RiderKit`` does in its
+    /// `close()`): the next process to open the file then knows it was closed cleanly and skips
+    /// the full integrity check.
+    public func close() async {
+        do { try await flush() } catch {
+            logger?.debug("the user cache \(location) could not write its last batch on close; it is a cache, nothing is lost")
+        }
         if let pool { Self.close(pool) }
         pool = nil
+        marker?.release()
+        marker = nil
+    }
+
+    /// Runs SQLite's full integrity check (`PRAGMA quick_check`, every page) now: `rider cache
+    /// check`. A damaged file is moved aside and replaced by an empty one, as on open.
+    /// - Returns: the damaged file moved aside, or `nil` when the file is sound.
+    /// - Throws: ``RiderError/storage(_:underlying:)`` when the file cannot be checked or replaced.
+    public func checkIntegrity() async throws -> URL? {
+        try await flush()
+        let current = try openedPool()
+        let sound: Bool
+        do {
+            sound = try await current.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") == "ok" }
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            sound = false
+        } catch {
+            throw Self.riderError(error, file: configuration.file)
+        }
+        guard !sound else { return nil }
+        let before = movedAside.count
+        do {
+            try replaceDamagedFile(because: .failedIntegrityCheck)
+            _ = try openedPool()
+        } catch {
+            throw Self.riderError(error, file: configuration.file)
+        }
+        return movedAside.count > before ? movedAside.last : nil
+    }
+
+    // MARK: Write-behind
+
+    /// Opens the file before a store is queued, so a folder that cannot be made or a damaged file
+    /// is reported to the caller who stored, not later to nobody.
+    private func openForWriting() throws {
+        do { _ = try openedPool() } catch { throw Self.riderError(error, file: configuration.file) }
+    }
+
+    private func flushIfFull() async throws {
+        if pending.count >= configuration.writeBehind.batchSize || configuration.writeBehind.delay <= .zero {
+            try await flush()
+        } else {
+            scheduleFlush()
+        }
+    }
+
+    /// Writes the batch after the delay, unless something writes it sooner.
+    private func scheduleFlush() {
+        guard flushTask == nil, !pending.isEmpty else { return }
+        let delay = configuration.writeBehind.delay
+        flushTask = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled else { return }
+            await self?.flushFromTimer()
+        }
+    }
+
+    private func flushFromTimer() async {
+        flushTask = nil
+        do { try await flush() } catch {
+            logger?.debug("a batch of the user cache \(location) could not be written; it is a cache, nothing is lost")
+        }
+    }
+
+    /// A read on the calling thread: a lookup is microseconds, less than handing it to GRDB's
+    /// reader queue and back.
+    private nonisolated static func readNow<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
+        try pool.read(body)
     }
 
     // MARK: Opening and recovery
@@ -154,6 +293,11 @@ public actor SQLiteUserCache: UserCache {
     }
 
     private func openAndMigrate() throws -> DatabasePool {
+        if marker == nil {
+            let (acquired, wasUnclean) = CacheOpenMarker.acquire(for: configuration.file)
+            marker = acquired
+            checkedAfterUncleanShutdown = wasUnclean && configuration.integrityCheck != .none
+        }
         if configuration.integrityCheck != .none, !CacheFileHeader.isPlausible(configuration.file) {
             throw CacheFileError.failedIntegrityCheck
         }
@@ -163,7 +307,9 @@ public actor SQLiteUserCache: UserCache {
         let pool = try openPool(settings)
         do {
             let migrator = UserCacheSchema.migrator
-            let checksIntegrity = configuration.integrityCheck == .full
+            // Every page is read only when told, or when the last process to use the file ended
+            // without closing it; otherwise damage is found where SQLite reports it.
+            let checksIntegrity = configuration.integrityCheck == .full || checkedAfterUncleanShutdown
             let superseded = try pool.read { db in
                 if checksIntegrity, try String.fetchOne(db, sql: "PRAGMA quick_check") != "ok" {
                     throw CacheFileError.failedIntegrityCheck

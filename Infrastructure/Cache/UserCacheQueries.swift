@@ -31,6 +31,13 @@ enum UserCacheQueries {
     /// Stores `records` as the most recently used entries, then evicts past `maximumEntries`.
     static func store(_ records: [UserRecord], maximumEntries: Int, in db: Database) throws {
         guard !records.isEmpty else { return }
+        try upsert(records, in: db)
+        try evict(keeping: maximumEntries, in: db)
+    }
+
+    /// Stores `records` as the most recently used entries, in their order.
+    static func upsert(_ records: [UserRecord], in db: Database) throws {
+        guard !records.isEmpty else { return }
         var sequence = try nextUse(in: db)
         let statement = try db.cachedStatement(sql: upsert)
         for record in records {
@@ -39,19 +46,29 @@ enum UserCacheQueries {
             try statement.execute(arguments: arguments)
             sequence += 1
         }
-        try evict(keeping: maximumEntries, in: db)
     }
 
-    /// The entry for `id`, marked as just used, with the hit or miss counted.
+    /// The entry for `id`: a read only. Its recency and the hit or miss are written later, in a
+    /// batch (``recordLookups(used:hits:misses:in:)``).
     static func user(id: String, in db: Database) throws -> UserRecord? {
-        let record = try UserRecord.fetchOne(
-            db, sql: "SELECT \(UserRecord.selection) FROM user WHERE id = ?", arguments: [id])
-        if record != nil {
-            try db.execute(sql: "UPDATE user SET last_used = ? WHERE id = ?", arguments: [try nextUse(in: db), id])
+        try UserRecord.fetchOne(db.cachedStatement(sql: "SELECT \(UserRecord.selection) FROM user WHERE id = ?"),
+                                arguments: [id])
+    }
+
+    /// Writes what lookups did since the last batch: the entries they used become the most
+    /// recently used (least recent of them first), and the hit and miss counts grow.
+    static func recordLookups(used ids: [String], hits: Int, misses: Int, in db: Database) throws {
+        if !ids.isEmpty {
+            var sequence = try nextUse(in: db)
+            let statement = try db.cachedStatement(sql: "UPDATE user SET last_used = ? WHERE id = ?")
+            for id in ids {
+                try statement.execute(arguments: [sequence, id])
+                sequence += 1
+            }
         }
-        try db.execute(sql: "UPDATE cache_counter SET value = value + 1 WHERE name = ?",
-                       arguments: [record == nil ? "misses" : "hits"])
-        return record
+        let counter = try db.cachedStatement(sql: "UPDATE cache_counter SET value = value + ? WHERE name = ?")
+        if hits > 0 { try counter.execute(arguments: [hits, "hits"]) }
+        if misses > 0 { try counter.execute(arguments: [misses, "misses"]) }
     }
 
     /// Restamps an entry the server confirmed unchanged.

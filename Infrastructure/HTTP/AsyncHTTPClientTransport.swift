@@ -19,6 +19,9 @@ import Synchronization
 ///   it when `Content-Length` says so;
 /// - fails at once when nothing listens, instead of retrying the connection until the timeout;
 /// - reads proxies from the environment as curl does (``ProxyEnvironment``);
+/// - never sends a request that is not safe to repeat (POST, PATCH) over a connection that sat
+///   idle in a pool, where the server may be closing it at that very moment: such a request goes
+///   out on a connection of its own (`Connection: close`), so no stale connection can fail it;
 /// - sends a request once more, on another connection, when the pooled keep-alive connection it
 ///   was given turns out to have been closed by the server before the server read the request
 ///   (see ``isStaleConnection(_:)``), and closes idle connections before common servers do.
@@ -57,9 +60,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     private let configuration: Configuration
-    /// One client per proxy route (a client has one proxy setting), made on first use so that a
-    /// program answering from its cache starts no event-loop threads.
-    private let clients = Mutex<[ProxyEnvironment.Route: HTTPClient]>([:])
+    /// One client per proxy route (a client has one proxy setting) and per kind of connection
+    /// (pooled, or one of its own per request), made on first use so that a program answering
+    /// from its cache starts no event-loop threads.
+    private let clients = Mutex<[ClientKey: HTTPClient]>([:])
+
+    private struct ClientKey: Hashable {
+        let route: ProxyEnvironment.Route
+        /// A connection of its own for each request, never one from the pool.
+        let ownConnection: Bool
+    }
     private let isShutDown = Atomic<Bool>(false)
     /// Requests in flight, at most one per pooled connection (see ``ConnectionSlots``).
     private let slots: ConnectionSlots
@@ -85,15 +95,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    private func client(for route: ProxyEnvironment.Route) throws -> HTTPClient {
-        try clients.withLock { clients in
-            if let client = clients[route] { return client }
+    private func client(for route: ProxyEnvironment.Route, ownConnection: Bool) throws -> HTTPClient {
+        let key = ClientKey(route: route, ownConnection: ownConnection)
+        return try clients.withLock { clients in
+            if let client = clients[key] { return client }
             guard !isShutDown.load(ordering: .sequentiallyConsistent) else {
                 throw RiderError.invalidConfiguration("the HTTP transport has been shut down")
             }
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                     configuration: Self.clientConfiguration(configuration, proxy: route))
-            clients[route] = client
+            clients[key] = client
             return client
         }
     }
@@ -141,7 +152,15 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         try Task.checkCancellation()
 
         let route = configuration.proxies.route(for: request.url)
-        let client = try client(for: route)
+        // A request that must not be sent twice never meets a connection the server may be
+        // closing as it arrives; the handshake it costs is measured in docs/performance.md.
+        let ownConnection = !request.method.isIdempotent
+        let client = try client(for: route, ownConnection: ownConnection)
+        var request = request
+        if ownConnection {
+            request.headers.remove("Connection")
+            request.headers.add("Connection", "close")
+        }
         try await slots.acquire()
         let outcome: Result<HTTPResponse, any Error>
         do {
@@ -181,7 +200,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// have acted on it, so it is sent again once, POST included, as Go's net/http and browsers do
     /// for the same race. A connection that ends cleanly after the write
     /// (`remoteConnectionClosed`) is never a reason here: the server may have read the request and
-    /// acted on it (a refresh that rotated the token, say).
+    /// acted on it (a refresh that rotated the token, say); RiderKit's retry policy decides
+    /// whether an idempotent request is sent again then, with its backoff and its budget. A request
+    /// that is not idempotent (POST, PATCH) never rides a pooled connection in the first place
+    /// (``send(_:)``), so the race cannot fail it.
     private func exchangeRetryingStale(_ request: HTTPRequest, with client: HTTPClient,
                                        through route: ProxyEnvironment.Route) async throws -> HTTPResponse {
         do {

@@ -24,9 +24,11 @@ enum RiderMain {
                 try syncCommand.run()
             }
         } catch {
+            await OpenRiders.shared.closeAll()
             let global = (command as? any GlobalOptionsCommand)?.global
             exit(ErrorReport(json: json).report(await namingStoredServers(error, server: global?.server)))
         }
+        await OpenRiders.shared.closeAll()
         exit(ExitStatus.success.rawValue)
     }
 

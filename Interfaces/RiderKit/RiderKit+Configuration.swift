@@ -16,7 +16,7 @@ extension RiderKit {
         /// How long a keyring call may take before ``VaultChoice/automatic`` falls back (2 s).
         public var keyringTimeout: Duration
         /// How long the encrypted file stays unlocked after its passphrase is typed:
-        /// ``VaultUnlockRetention/process`` unless set; ``load(environment:baseURL:issuer:)`` keeps
+        /// `VaultUnlockRetention.process` unless set; ``load(environment:baseURL:issuer:)`` keeps
         /// it 15 minutes in the kernel keyring (`RIDER_VAULT_UNLOCK_TIMEOUT`), so each command of a
         /// CLI does not ask again.
         public var vaultUnlockRetention: VaultUnlockRetention = .process

@@ -59,8 +59,12 @@ public struct RiderKit: Sendable {
     /// What the user cache holds (`rider cache stats`), and emptying it (`rider cache clear`).
     public let cache: Cache
     /// Refreshes started by `CachePolicy.staleWhileRevalidate`; a program that is about to exit
-    /// awaits `BackgroundRefreshes.waitForAll()` so they finish.
+    /// awaits `BackgroundRefreshes.waitForAll()` so they finish (``close()`` does).
     public let backgroundRefreshes: BackgroundRefreshes
+    /// The user cache as the use cases see it, for ``close()``.
+    private let userCache: any UserCache
+    /// Each account's user cache, for ``checkCache()``; `nil` when the program gave its own cache.
+    private let userCaches: AccountScoped<any UserCache>?
 
     /// Wires the use cases to the given adapters.
     ///
@@ -160,6 +164,25 @@ public struct RiderKit: Sendable {
         deleteAccount = DeleteAccount(api: client, sessions: sessions, cache: cache)
         self.cache = Cache(cache: cache)
         backgroundRefreshes = refreshes
+        userCache = cache
+        userCaches = caches
+    }
+
+    /// Lets the background refreshes finish, writes what the user cache holds back (stored
+    /// answers and the recency of lookups are written in batches) and closes its file: call it
+    /// before the program exits. Using this `RiderKit` afterwards opens the file again.
+    public func close() async {
+        await backgroundRefreshes.waitForAll()
+        await userCache.close()
+    }
+
+    /// Runs SQLite's full integrity check on the current account's user cache file (`rider cache
+    /// check`); a damaged file is moved aside and replaced by an empty one.
+    /// - Returns: the file moved aside, or `nil` when the cache is sound or is not a SQLite file.
+    /// - Throws: `RiderError.storage(_:underlying:)` when the file cannot be checked.
+    public func checkCache() async throws -> URL? {
+        guard let userCaches, let file = try await userCaches.current() as? SQLiteUserCache else { return nil }
+        return try await file.checkIntegrity()
     }
 
     /// The request pipeline, outermost first: the one place its order is declared

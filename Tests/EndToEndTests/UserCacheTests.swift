@@ -144,6 +144,66 @@ struct UserCacheTests {
         }
     }
 
+    @Test("each rider process closes the cache before it exits: what it stored is in the file, no open marker is left")
+    func closesBeforeExit() async throws {
+        try await withSandboxedReferenceServer { _, sandbox in
+            #expect(try await sandbox.loginAsDemo().status == 0)
+            let search = try await sandbox.rider("users", "search", "jo", "--limit", "5", "--json")
+            #expect(search.status == 0, "\(search)")
+            let file = try #require(cacheFile(in: sandbox))
+            #expect(!FileManager.default.fileExists(atPath: file.path + "-open"), "closed cleanly")
+            // Read with another program: the batch reached the file before rider exited.
+            let rows = try Self.sqlite(file, "SELECT count(*) FROM user")
+            #expect((Int(rows) ?? 0) >= 5, "rows: \(rows)")
+            // Also after a failing command (exit 4: not found).
+            let missing = try await sandbox.rider("users", "show", "u_999999")
+            #expect(missing.status != 0)
+            #expect(!FileManager.default.fileExists(atPath: file.path + "-open"))
+        }
+    }
+
+    @Test("cache check reads every page: a sound cache says so; a damaged one is moved aside and the cache starts empty")
+    func checkCommand() async throws {
+        try await withSandboxedReferenceServer { _, sandbox in
+            #expect(try await sandbox.loginAsDemo().status == 0)
+            #expect(try await sandbox.rider("users", "list", "--all", "--limit", "100").status == 0)
+            let sound = try await sandbox.rider("cache", "check", "--json")
+            #expect(sound.status == 0, "\(sound)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(sound.stdout.utf8)) as? [String: Any])
+            #expect(report["sound"] as? Bool == true, "\(sound)")
+            #expect(report["moved_aside"] is NSNull, "\(sound)")
+
+            let file = try #require(cacheFile(in: sandbox))
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.seek(toOffset: UInt64(size.intValue / 2))
+            try handle.write(contentsOf: Data(repeating: 0xEE, count: 4_096))
+            try handle.close()
+
+            let damaged = try await sandbox.rider("cache", "check")
+            #expect(damaged.status == 0, "\(damaged)")
+            #expect(damaged.stdout.contains("was damaged: it was moved aside to"), "\(damaged)")
+            let aside = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+            #expect(aside.contains { $0.contains(".corrupt-") })
+            let stats = try await sandbox.rider("cache", "stats", "--json")
+            #expect(stats.stdout.contains(#""entries":0"#), "\(stats)")
+        }
+    }
+
+    /// One value from the file through Python's sqlite3 module, a reader that is not RiderKit.
+    private static func sqlite(_ file: URL, _ query: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])",
+                             file.path, query]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     @Test("several rider processes searching at once share the cache file without errors")
     func concurrentProcesses() async throws {
         try await withSandboxedReferenceServer { _, sandbox in

@@ -4,7 +4,7 @@ import ArgumentParser
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
-        abstract: "Inspect or empty the local cache of users.",
+        abstract: "Inspect, check or empty the local cache of users.",
         discussion: """
             Users seen through `rider users` are cached per server in \
             $XDG_CACHE_HOME/rider/<server>/users.sqlite (RIDER_CACHE=sqlite:/path or memory to \
@@ -12,9 +12,10 @@ struct CacheCommand: ParsableCommand {
 
             Examples:
               rider cache stats
+              rider cache check
               rider cache clear
             """,
-        subcommands: [CacheStatsCommand.self, CacheClearCommand.self],
+        subcommands: [CacheStatsCommand.self, CacheCheckCommand.self, CacheClearCommand.self],
         defaultSubcommand: CacheStatsCommand.self
     )
 }

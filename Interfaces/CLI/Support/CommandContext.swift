@@ -37,6 +37,7 @@ struct CommandContext: Sendable {
         warnings.logLevel = .warning
         configuration.warnings = warnings
         rider = try RiderKit.live(configuration: configuration)
+        OpenRiders.shared.add(rider)
         self.options = options
         self.configuration = configuration
     }

@@ -29,6 +29,7 @@ struct SQLiteUserCacheConcurrencyTests {
             }
             try await group.waitForAll()
         }
+        for cache in caches { await cache.close() }
 
         let stats = try await folder.cache().statistics()
         #expect(stats.entries == writers * batches * 10)
@@ -49,7 +50,7 @@ struct SQLiteUserCacheConcurrencyTests {
             }
             try await group.waitForAll()
         }
-        #expect(try await folder.cache().statistics().entries == caches.count)
         for cache in caches { await cache.close() }
+        #expect(try await folder.cache().statistics().entries == caches.count)
     }
 }

@@ -19,9 +19,12 @@ struct StaleConnectionTests {
     /// Answers each request on a connection with 200, keeps it alive, and closes it once it has
     /// been idle for `idle` milliseconds, without reading what may have arrived meanwhile (so a
     /// request that raced the close is reset, as a real server's close does).
-    static func idleClosingServer(idle: Int32) throws -> (TestSupport.LoopbackListener, Counter) {
+    static func idleClosingServer(idle: Int32, connections: Counter = Counter())
+        throws -> (TestSupport.LoopbackListener, Counter)
+    {
         let served = Counter()
         let listener = try TestSupport.LoopbackListener(concurrently: true) { descriptor in
+            connections.increment()
             defer { close(descriptor) }
             while true {
                 var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -41,8 +44,9 @@ struct StaleConnectionTests {
         var count: Int { value.withLock { $0 } }
     }
 
-    @Test("500 POSTs, each sent just as the server closes the idle connection it would reuse: none fails")
+    @Test("500 POSTs against a server that closes connections idle for 50 ms, one every 50–55 ms: none fails")
     func postsAcrossIdleCloses() async throws {
+        let method = HTTPMethod.post
         let (server, served) = try Self.idleClosingServer(idle: 50)
         defer { server.stop() }
         let transport = AsyncHTTPClientTransport(configuration: .init(timeout: 10, proxies: .none))
@@ -51,8 +55,8 @@ struct StaleConnectionTests {
         var failures: [String] = []
         for attempt in 0..<500 {
             try await Task.sleep(for: .microseconds(Int.random(in: 50_000...55_000)))
-            let request = HTTPRequest(method: .post, url: url, headers: ["Content-Type": "application/json"],
-                                      body: Data(#"{"attempt":\#(attempt)}"#.utf8))
+            let request = HTTPRequest(method: method, url: url, headers: ["Content-Type": "application/json"],
+                                      body: method == .post ? Data(#"{"attempt":\#(attempt)}"#.utf8) : nil)
             do {
                 let response = try await transport.send(request)
                 if response.status != 200 { failures.append("\(attempt): HTTP \(response.status)") }
@@ -62,6 +66,24 @@ struct StaleConnectionTests {
         }
         #expect(failures.isEmpty, "\(failures.count) of 500 failed: \(failures.prefix(5))")
         #expect(served.count >= 500)
+    }
+
+    @Test("a request that is not safe to repeat goes out on a connection of its own; idempotent ones share the pool")
+    func ownConnectionForPOST() async throws {
+        let connections = Counter()
+        let (server, served) = try Self.idleClosingServer(idle: 5_000, connections: connections)
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(configuration: .init(timeout: 10, proxies: .none))
+        defer { Task { await transport.shutdown() } }
+        let url = server.baseURL.appendingPathComponent("users")
+        for _ in 0..<3 { #expect(try await transport.send(HTTPRequest(method: .get, url: url)).status == 200) }
+        #expect(connections.count == 1, "the GETs reused one pooled connection")
+        for _ in 0..<3 {
+            let post = HTTPRequest(method: .post, url: url, body: Data("{}".utf8))
+            #expect(try await transport.send(post).status == 200)
+        }
+        #expect(connections.count == 4, "each POST had a connection of its own")
+        #expect(served.count == 6)
     }
 
     @Test("only a request the server cannot have read is sent again; a connection that ended after the write is not")
