@@ -17,7 +17,7 @@ help:
 	@echo "make fuzz   every decoder of outside data under libFuzzer + ASan, FUZZ_SECONDS (default 60) each"
 	@echo "make fuzz-smoke  the same, 20 s each (part of make test)"
 	@echo "make stress  16 tasks share one session against a 2 s access token for STRESS_SECONDS (default 120)"
-	@echo "make examples  build Examples/EmbeddingApp (a package embedding RiderKit) and run its tests (part of make test)"
+	@echo "make examples  build Examples/EmbeddingApp and Examples/GeneratedClient (packages embedding RiderKit) and run their tests (part of make test)"
 	@echo "make docs  DocC archives of RiderKit, RiderDomain and RiderApplication in .build/plugins/Swift-DocC/outputs/; any warning fails (part of make test)"
 
 demo: deps build
@@ -47,7 +47,7 @@ check:
 # land in .build/plugins/Swift-DocC/outputs/<Module>.doccarchive, never in the source tree.
 docs:
 	$(SWIFT) package --disable-sandbox generate-documentation \
-	  --target RiderKit --target RiderDomain --target RiderApplication --warnings-as-errors
+	  --target RiderKit --target RiderDomain --target RiderApplication --target RiderKitOpenAPI --warnings-as-errors
 
 # Every test runs inside a private D-Bus session with a real, unlocked gnome-keyring, so the
 # Secret Service vault tests run instead of being skipped (and fail if the keyring is missing).
@@ -108,10 +108,17 @@ stress: deps build-tests
 # this package's resolved versions, so it compiles its own three modules and reuses everything
 # else (GRDB, swift-crypto, RiderKit…) instead of building it a second time: about a minute
 # instead of about twelve from clean. Neither package's build invalidates the other's.
+#
+# Examples/GeneratedClient: a client Apple's swift-openapi-generator made from docs/openapi.yaml
+# (committed; scripts/check-generated-client.sh fails when the contract changed since), calling
+# the reference server with RiderKit's session through RiderKitOpenAPI.
 examples:
-	[ ! -f Package.resolved ] || cp Package.resolved Examples/EmbeddingApp/Package.resolved
-	cd Examples/EmbeddingApp && $(SWIFT) build --build-tests --scratch-path ../../.build \
-	  && $(SWIFT) test --skip-build --scratch-path ../../.build
+	scripts/check-generated-client.sh
+	for example in EmbeddingApp GeneratedClient; do \
+	  [ ! -f Package.resolved ] || cp Package.resolved Examples/$$example/Package.resolved; \
+	  (cd Examples/$$example && $(SWIFT) build --build-tests --scratch-path ../../.build \
+	    && $(SWIFT) test --skip-build --scratch-path ../../.build) || exit 1; \
+	done
 
 clean:
-	rm -rf .build .venv .venv-peer Sanitizers/.build Fuzz/.build Examples/EmbeddingApp/.build
+	rm -rf .build .venv .venv-peer Sanitizers/.build Fuzz/.build Examples/EmbeddingApp/.build Examples/GeneratedClient/.build

@@ -19,6 +19,9 @@ let package = Package(
         // For embedding programs' test targets: stub transport, manual clock, spy vault, fixtures,
         // `RiderKit.testing()`. Imports Swift Testing, so link it into test targets only.
         .library(name: "RiderKitTesting", targets: ["RiderKitTesting"]),
+        // A ClientMiddleware and ClientTransport for clients made by swift-openapi-generator: the
+        // session engine (bearer, single-flight refresh, retry) in front of any generated client.
+        .library(name: "RiderKitOpenAPI", targets: ["RiderKitOpenAPI"]),
         .executable(name: "rider", targets: ["RiderCLI"]),
         .executable(name: "rider-server", targets: ["RiderServerMain"]),
         .library(name: "RiderReferenceServer", targets: ["RiderReferenceServer"]),
@@ -46,6 +49,10 @@ let package = Package(
         // `make docs`: DocC catalogs for RiderKit, RiderDomain and RiderApplication. A command plugin,
         // so `swift build` does not build it; only `swift package generate-documentation` does.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // RiderKitOpenAPI: the ClientMiddleware and ClientTransport protocols of generated clients,
+        // and the HTTP types they speak.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MARK: Domain — models, errors, ports. Foundation only.
@@ -103,6 +110,16 @@ let package = Package(
             name: "RiderKit",
             dependencies: ["RiderDomain", "RiderApplication", "RiderInfrastructure", "RiderOpenIDConnect"],
             path: "Interfaces/RiderKit",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RiderKitOpenAPI",
+            dependencies: [
+                "RiderDomain", "RiderApplication", "RiderKit",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Interfaces/RiderKitOpenAPI",
             swiftSettings: strict
         ),
         // Only the public API layers: what an embedding program can see, nothing of Infrastructure's
@@ -221,6 +238,16 @@ let package = Package(
             name: "RiderKitTests",
             dependencies: ["RiderKit", "RiderKitTesting", "TestSupport", .product(name: "Logging", package: "swift-log")],
             path: "Tests/RiderKitTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RiderKitOpenAPITests",
+            dependencies: [
+                "RiderKitOpenAPI", "RiderKit", "RiderDomain", "RiderReferenceServer", "TestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/RiderKitOpenAPITests",
             swiftSettings: strict
         ),
         // Imports only what an embedding program's tests can: RiderKit and RiderKitTesting.

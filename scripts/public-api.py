@@ -13,7 +13,7 @@ import pathlib
 import sys
 
 MODULES = ["RiderDomain", "RiderApplication", "RiderInfrastructure", "RiderKit", "RiderKitTesting",
-           "RiderURLSession", "RiderReferenceServer"]
+           "RiderURLSession", "RiderReferenceServer", "RiderKitOpenAPI"]
 
 
 def lines(folder: pathlib.Path):

@@ -63,6 +63,11 @@ public struct RiderKit: Sendable {
     public let backgroundRefreshes: BackgroundRefreshes
     /// The user cache as the use cases see it, for ``close()``.
     private let userCache: any UserCache
+    /// The steps every authorized request takes, outermost first, ending before the transport:
+    /// what `RiderKitOpenAPI` puts in front of a generated client's transport.
+    package let authorizedSteps: [any HTTPMiddleware]
+    /// The transport as configured, without any step: what `RiderKitOpenAPI`'s transport sends with.
+    package let transport: any HTTPTransport
     /// Each account's user cache, for ``checkCache()``; `nil` when the program gave its own cache.
     private let userCaches: AccountScoped<any UserCache>?
 
@@ -133,9 +138,11 @@ public struct RiderKit: Sendable {
                                      authorizationServer: authorizationServer,
                                      idTokenVerifier: JWTKitSignatureVerifier())
         let loginUseCase = Login(sessions: sessions)
-        let client = APIClient(configuration: api, pipeline: RequestPipeline(transport: transport, middlewares: Self.pipeline(
+        let authorizedSteps = Self.pipeline(
             sessions: sessions, reauthenticates: reauthentication != nil, clock: clock, identity: identity,
-            metrics: metrics, logger: logger)), authorizationServer: authorizationServer)
+            metrics: metrics, logger: logger)
+        let client = APIClient(configuration: api, pipeline: RequestPipeline(transport: transport, middlewares: authorizedSteps),
+                               authorizationServer: authorizationServer)
         let refreshes = BackgroundRefreshes()
         self.api = api
         self.authorizationServer = authorizationServer
@@ -166,6 +173,8 @@ public struct RiderKit: Sendable {
         backgroundRefreshes = refreshes
         userCache = cache
         userCaches = caches
+        self.authorizedSteps = authorizedSteps
+        self.transport = transport
     }
 
     /// Lets the background refreshes finish, writes what the user cache holds back (stored

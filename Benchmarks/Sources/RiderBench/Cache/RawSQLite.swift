@@ -135,8 +135,15 @@ final class RawSQLite {
         sqlite3_reset(statement)
     }
 
-    /// What `SQLiteUserCache.user(id:)` does for a hit: read, bump the LRU sequence, count the hit,
-    /// in one write transaction.
+    /// The floor of an open: open the file as SQLite does by default (reading its header and
+    /// schema on the first statement), read one user, close.
+    static func openSelectClose(path: String, id: String) throws {
+        let raw = try RawSQLite(path: path)
+        try raw.select(id: id)
+    }
+
+    /// What `SQLiteUserCache.user(id:)` did for a hit until reads stopped writing: read, bump the
+    /// LRU sequence, count the hit, in one write transaction.
     func lookupLikeTheCache(id: String) throws {
         try exec("BEGIN IMMEDIATE")
         try select(id: id)

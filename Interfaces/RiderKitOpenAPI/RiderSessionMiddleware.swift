@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import RiderApplication
+import RiderDomain
+import RiderKit
+
+/// Authorizes every request of a swift-openapi-generator client with a RiderKit session: the
+/// same steps RiderKit's own requests take, in front of the client's transport.
+///
+/// ```swift
+/// let rider = try RiderKit.live(configuration: .load())
+/// let client = Client(serverURL: rider.api.baseURL, transport: RiderKitTransport(rider),
+///                     middlewares: [RiderSessionMiddleware(rider)])
+/// let me = try await client.getMe()   // Bearer added; a 401 renews the session once and retries
+/// ```
+///
+/// Each request gets, in RiderKit's order (`docs/architecture.md`):
+/// - the retry policy: idempotent requests (and a PATCH with `If-Match`) are sent again on a
+///   lost connection or a 408/429/5xx, with jittered backoff and `Retry-After`, three attempts
+///   at most; a POST never;
+/// - the bearer token of a valid session (renewed first when it is about to expire) and, on a 401,
+///   one renewal shared by every request that met it at once (single-flight, across processes
+///   too), then one more attempt;
+/// - redirects followed without the token when they leave the origin (give a transport that
+///   does not follow them itself, as ``RiderKitTransport`` does);
+/// - the identity headers (`User-Agent`, `Accept-Language`), the metrics and the request log
+///   RiderKit was configured with.
+///
+/// `If-Match` and `If-None-Match` go out as the program gave them: generated code percent-encodes
+/// header parameters (apple/swift-openapi-generator#857), which would turn an entity tag's quotes
+/// into `%22` and make every conditional request fail.
+///
+/// Errors are RiderKit's (`RiderError`), whose messages never hold a token: the generated client
+/// wraps them in `ClientError` with `underlyingError` set. Bodies are collected in memory (up to
+/// 8 MiB) so that a request can be sent again.
+public struct RiderSessionMiddleware: ClientMiddleware {
+    private let pipeline: RequestPipeline
+
+    /// - Parameter rider: the session, and the steps and settings it was configured with.
+    public init(_ rider: RiderKit) {
+        pipeline = RequestPipeline(transport: NextTransport(), middlewares: rider.authorizedSteps)
+    }
+
+    /// Sends `request` through RiderKit's steps, then through `next`.
+    /// - Throws: `RiderError` (for example `.notSignedIn`, `.sessionExpired`, `.serverUnreachable`),
+    ///   or what `next` throws.
+    public func intercept(
+        _ request: HTTPTypes.HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPTypes.HTTPRequest, HTTPBody?, URL) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?) {
+        let outgoing = try await OpenAPIConversion.request(request, body: body, baseURL: baseURL)
+        let options = RequestOptions(isAuthorized: true, retryPolicy: .default(for: outgoing.method))
+        // `next` outlives nothing: the pipeline's last step calls it before this call returns.
+        let response = try await withoutActuallyEscaping(next) { next in
+            try await NextTransport.$next.withValue(next) { try await pipeline.send(outgoing, options: options) }
+        }
+        return OpenAPIConversion.response(response)
+    }
+}
+
+/// The innermost step: hands the request to the generated client's own next step (its later
+/// middlewares and its transport), which is different for every call and so travels as a task
+/// local rather than rebuilding the pipeline per request.
+private struct NextTransport: HTTPTransport {
+    typealias Next = @Sendable (HTTPTypes.HTTPRequest, HTTPBody?, URL) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?)
+
+    @TaskLocal static var next: Next?
+
+    func send(_ request: RiderDomain.HTTPRequest) async throws -> RiderDomain.HTTPResponse {
+        guard let next = Self.next else {
+            throw RiderError.invalidConfiguration("RiderSessionMiddleware was used outside a generated client's call")
+        }
+        let (outgoing, body, baseURL) = try OpenAPIConversion.request(request)
+        let (response, responseBody) = try await next(outgoing, body, baseURL)
+        return try await OpenAPIConversion.response(response, body: responseBody)
+    }
+}
