@@ -3,13 +3,14 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test deps build build-tests check docs test-swift test-keepassxc race-check bench-smoke bench fuzz fuzz-smoke stress examples clean
+.PHONY: help demo test install deps build build-tests check docs test-swift test-keepassxc race-check bench-smoke bench fuzz fuzz-smoke stress examples clean
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
 	@echo "make test   install what is missing, build, run every check and test"
 	@echo "make build  debug build of the library, the rider CLI and rider-server"
 	@echo "make clean  remove build products"
+	@echo "make install  install rider (statically linked), its manual page and shell completions under PREFIX (default /usr/local)"
 	@echo "make test-keepassxc  the Secret Service vault tests with KeePassXC as the provider (part of make test)"
 	@echo "make race-check  the session engine, vaults, file locks and SQLite cache under ThreadSanitizer (part of make test)"
 	@echo "make bench  release build, then every benchmark next to its floor, one table (docs/performance.md)"
@@ -35,6 +36,7 @@ build-tests:
 	$(SWIFT) build --build-tests
 
 check:
+	scripts/manual.sh --check
 	scripts/check-layers.sh
 	scripts/check-api.sh
 	scripts/check-readme-example.sh
@@ -83,9 +85,13 @@ bench-smoke:
 
 # Release build, then every scenario next to its floor, inside a private keyring session so the
 # Secret Service rows are measured too. `rider-bench --help` lists the scenarios and sizes.
+# The `rider` measured is the statically linked one `make install` installs (RIDER_CLI).
 bench: deps
-	$(SWIFT) build -c release
-	scripts/with-keyring.sh "$$($(SWIFT) build -c release --show-bin-path)/rider-bench"
+	$(SWIFT) build -c release --product rider-bench
+	$(SWIFT) build -c release --product rider-server
+	$(SWIFT) build -c release --product rider
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --product rider
+	RIDER_CLI=$(STATIC_BUILD)/release/rider scripts/with-keyring.sh "$$($(SWIFT) build -c release --show-bin-path)/rider-bench"
 
 # libFuzzer targets for the token response, token errors, problem JSON, user/rider JSON, HTTP dates
 # and Retry-After, the vault file header and the stored session (Fuzz/, seeds in Fuzz/Corpus/).
@@ -120,5 +126,23 @@ examples:
 	    && $(SWIFT) test --skip-build --scratch-path ../../.build) || exit 1; \
 	done
 
+# `rider` for people: a release build linked statically against the Swift runtime and Foundation
+# (no libswift*.so to find at start, which is most of a dynamic binary's start time), stripped,
+# with the manual page (docs/man/rider.1, kept in step by `make test`) and completions for bash,
+# zsh and fish. DESTDIR is honoured for packaging.
+PREFIX ?= /usr/local
+STATIC_BUILD := .build-static
+install: deps
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --product rider
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -s -m 0755 $(STATIC_BUILD)/release/rider $(DESTDIR)$(PREFIX)/bin/rider
+	install -m 0644 docs/man/rider.1 $(DESTDIR)$(PREFIX)/share/man/man1/rider.1
+	$(STATIC_BUILD)/release/rider --generate-completion-script bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rider
+	$(STATIC_BUILD)/release/rider --generate-completion-script zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_rider
+	$(STATIC_BUILD)/release/rider --generate-completion-script fish >$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/rider.fish
+	@echo "installed rider, its manual page (man rider) and completions under $(DESTDIR)$(PREFIX)"
+
 clean:
-	rm -rf .build .venv .venv-peer Sanitizers/.build Fuzz/.build Examples/EmbeddingApp/.build Examples/GeneratedClient/.build
+	rm -rf .build $(STATIC_BUILD) .venv .venv-peer Sanitizers/.build Fuzz/.build Examples/EmbeddingApp/.build Examples/GeneratedClient/.build

@@ -53,6 +53,9 @@ let package = Package(
         // and the HTTP types they speak.
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Spans for requests, refreshes, vault and cache operations, to whatever tracer the program
+        // bootstraps (swift-otel, say). Already built for AsyncHTTPClient and Hummingbird.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // MARK: Domain — models, errors, ports. Foundation only.
@@ -88,6 +91,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ],
             path: "Infrastructure",
             exclude: ["CLibSecret", "CKernelKeyring", "URLSession", "OpenIDConnect"],
@@ -236,7 +241,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RiderKitTests",
-            dependencies: ["RiderKit", "RiderKitTesting", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "RiderKit", "RiderKitTesting", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                // The library's in-memory tracer, bound per test with `withTracer`.
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
             path: "Tests/RiderKitTests",
             swiftSettings: strict
         ),

@@ -54,7 +54,7 @@ let package = Package(
             // a second BoringSSL into the sanitized build, and their shared state is inside
             // AsyncHTTPClient and SwiftNIO, which have their own TSan CI. (The id_token verifier
             // is a module of its own in the main package, OpenIDConnect.)
-            exclude: ["CLibSecret", "CKernelKeyring", "HTTP", "URLSession", "Metrics", "Browser", "OpenIDConnect"],
+            exclude: ["CLibSecret", "CKernelKeyring", "HTTP", "URLSession", "Metrics", "Browser", "OpenIDConnect", "Tracing"],
             swiftSettings: strict
         ),
         .executableTarget(name: "rider-race-check",

@@ -58,6 +58,9 @@ public actor SessionEngine {
     private nonisolated(unsafe) var usable: Session?
     private nonisolated let usableLock = NSLock()
     private var refreshInFlight: Task<Session, any Error>?
+    /// Callers that joined the refresh in flight instead of starting one: an attribute of its span.
+    private var refreshWaiters = 0
+    private let tracer: any SpanTracer
     /// Bumped whenever the session is replaced or ended from outside a refresh, so a refresh that
     /// was under way at that moment cannot bring the old session back.
     private var generation = 0
@@ -104,14 +107,16 @@ public actor SessionEngine {
                 metrics: any MetricsRecorder = NoMetrics(), reauthentication: Reauthentication? = nil,
                 emailOfAccount: @escaping @Sendable (UserID) async -> String? = { _ in nil },
                 authorizationServer: AuthorizationServer? = nil,
-                idTokenVerifier: (any IDTokenSignatureVerifier)? = nil) {
+                idTokenVerifier: (any IDTokenSignatureVerifier)? = nil,
+                tracer: any SpanTracer = NoSpanTracer()) {
         self.authorizationServer = authorizationServer ?? AuthorizationServer(configuration: configuration)
         self.keys = idTokenVerifier.map(ProviderKeys.init(verifier:))
         self.reauthentication = reauthentication
         self.emailOfAccount = emailOfAccount
         self.configuration = configuration
         self.transport = transport
-        self.vault = vault
+        self.tracer = tracer
+        self.vault = tracer is NoSpanTracer ? vault : TracingTokenVault(base: vault, tracer: tracer)
         self.clock = clock
         self.lock = lock
         self.metrics = metrics
@@ -569,13 +574,13 @@ public actor SessionEngine {
     // MARK: - Refreshing
 
     private func refreshSingleFlight(rejecting rejectedAccessToken: String?) async throws -> Session {
-        if let refreshInFlight { return try await refreshInFlight.value }
+        if let refreshInFlight { return try await joining(refreshInFlight) }
         guard let current = try await currentSession() else {
             // A request that was sent with a token had a session a moment ago: it ended meanwhile.
             throw rejectedAccessToken == nil ? noSessionError : RiderError.sessionExpired
         }
         // Re-check after the await above: another caller may have started or finished a refresh.
-        if let refreshInFlight { return try await refreshInFlight.value }
+        if let refreshInFlight { return try await joining(refreshInFlight) }
         if let rejectedAccessToken, current.accessToken != rejectedAccessToken { return current }
         if rejectedAccessToken != nil, !loopGuard.admit(at: clock.now) {
             throw RiderError.server(status: 401, detail: "the server keeps rejecting freshly refreshed tokens; "
@@ -584,7 +589,8 @@ public actor SessionEngine {
 
         let startedIn = generation
         publish(.refreshing(userID: current.userID))
-        let task = Task { try await self.refreshHoldingLock(current, generation: startedIn) }
+        refreshWaiters = 0
+        let task = Task { try await self.tracedRefresh(current, generation: startedIn) }
         refreshInFlight = task
         defer { refreshInFlight = nil }
         do {
@@ -598,6 +604,27 @@ public actor SessionEngine {
             // Transient: the session is kept and the next call tries again.
             publishSession(session, orSignedOut: .sessionExpired)
             throw error
+        }
+    }
+
+    /// Waits for the refresh another caller started.
+    private func joining(_ refresh: Task<Session, any Error>) async throws -> Session {
+        refreshWaiters += 1
+        return try await refresh.value
+    }
+
+    /// The refresh in a span of its own (`rider.session.refresh`), a child of the request that
+    /// started it, with how many other callers waited for it.
+    private func tracedRefresh(_ current: Session, generation startedIn: Int) async throws -> Session {
+        try await tracer.withSpan("rider.session.refresh", kind: .internal) { @Sendable span in
+            do {
+                let renewed = try await self.refreshHoldingLock(current, generation: startedIn)
+                span.setAttribute("rider.refresh.waiters", .int(await self.refreshWaiters))
+                return renewed
+            } catch {
+                span.setAttribute("rider.refresh.waiters", .int(await self.refreshWaiters))
+                throw error
+            }
         }
     }
 

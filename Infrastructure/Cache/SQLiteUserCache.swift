@@ -175,7 +175,7 @@ public actor SQLiteUserCache: UserCache {
         do { try await flush() } catch {
             logger?.debug("the user cache \(location) could not write its last batch on close; it is a cache, nothing is lost")
         }
-        if let pool { Self.close(pool) }
+        if let pool { Self.close(pool, file: configuration.file) }
         pool = nil
         marker?.release()
         marker = nil
@@ -310,18 +310,20 @@ public actor SQLiteUserCache: UserCache {
             // Every page is read only when told, or when the last process to use the file ended
             // without closing it; otherwise damage is found where SQLite reports it.
             let checksIntegrity = configuration.integrityCheck == .full || checkedAfterUncleanShutdown
-            let superseded = try pool.read { db in
+            // One read answers both questions; the common open (an up-to-date file) then takes
+            // no write lock at all.
+            let (superseded, complete) = try pool.read { db in
                 if checksIntegrity, try String.fetchOne(db, sql: "PRAGMA quick_check") != "ok" {
                     throw CacheFileError.failedIntegrityCheck
                 }
-                return try migrator.hasBeenSuperseded(db)
+                return (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
             }
             if superseded { throw CacheFileError.newerSchema }
-            try Self.migrate(pool, with: migrator)
+            if !complete { try Self.migrate(pool, with: migrator) }
             return pool
         } catch {
             // Closed before the caller may move the file aside.
-            Self.close(pool)
+            Self.close(pool, file: configuration.file)
             throw CacheFileError.wrap(error)
         }
     }
@@ -366,15 +368,23 @@ public actor SQLiteUserCache: UserCache {
         }
     }
 
-    /// Checkpoints the write-ahead log into the main file, then closes. (GRDB closes its
-    /// read-only connections last, and those cannot fold the log back themselves.)
-    private static func close(_ pool: DatabasePool) {
-        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    /// Checkpoints the write-ahead log into the main file once it has grown past
+    /// `checkpointThreshold`, then closes. (GRDB closes its read-only connections last, and those
+    /// cannot fold the log back themselves.) A small log is left for the next process: folding it
+    /// back costs an fsync of the database on every `rider` command, the largest part of a close.
+    private static func close(_ pool: DatabasePool, file: URL) {
+        var info = stat()
+        if stat(file.path + "-wal", &info) == 0, Int64(info.st_size) > checkpointThreshold {
+            _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
         try? pool.close()
     }
 
+    /// 4 MiB: SQLite's own automatic checkpoint (1,000 pages) keeps the log near this anyway.
+    static let checkpointThreshold: Int64 = 4 << 20
+
     private func replaceDamagedFile(because error: CacheFileError) throws {
-        if let pool { Self.close(pool) }
+        if let pool { Self.close(pool, file: configuration.file) }
         pool = nil
         let file = configuration.file
         let aside = try CacheFileRecovery.moveAside(file, at: Date())

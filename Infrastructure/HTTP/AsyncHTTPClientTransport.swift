@@ -125,6 +125,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             proxy: proxy(route),
             decompression: .disabled)
         client.httpVersion = .automatic
+        // RiderKit makes the request's span itself (its route template, attempts and status, never
+        // the URL's query); AsyncHTTPClient's own would repeat it per attempt with the full URL.
+        client.tracing.tracer = nil
         return client
     }
 

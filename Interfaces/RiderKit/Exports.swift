@@ -71,4 +71,5 @@
 @_exported import struct RiderInfrastructure.FileRefreshLock
 @_exported import struct RiderInfrastructure.SystemClock
 @_exported import class RiderInfrastructure.SwiftMetricsRecorder
+@_exported import struct RiderInfrastructure.SwiftDistributedTracingTracer
 @_exported import struct RiderInfrastructure.XDGDirectories

@@ -62,6 +62,9 @@ extension RiderKit {
         /// Receives the browser's return from the provider's sign-in page: `127.0.0.1` on a port the
         /// system picks unless told.
         public var loopbackListener: any LoopbackListener = NIOLoopbackListener()
+        /// Where spans go: swift-distributed-tracing's bootstrapped (or task-bound) tracer unless
+        /// told, a no-op when none is bound; `NoSpanTracer()` turns tracing off entirely.
+        public var tracer: any SpanTracer = SwiftDistributedTracingTracer()
         /// The account the `RiderKit` speaks for, by email or id (`RIDER_ACCOUNT`, the CLI's
         /// `--account`); `nil` (the default) follows the server's active account. Two `RiderKit`s
         /// with two accounts use both at once.

@@ -111,7 +111,8 @@ public struct RiderKit: Sendable {
         self.init(api: api, transport: transport, vault: vault, cache: cache, clock: clock, lock: lock,
                   cacheSettings: cacheSettings, clearsCacheOnLogout: clearsCacheOnLogout, identity: identity,
                   sportCatalogue: sportCatalogue, reauthentication: reauthentication, metrics: metrics,
-                  avatarUpload: avatarUpload, logger: nil, browser: browser, loopbackListener: loopbackListener)
+                  avatarUpload: avatarUpload, logger: nil, browser: browser, loopbackListener: loopbackListener,
+                  tracer: SwiftDistributedTracingTracer())
     }
 
     /// The same, with request logging as the pipeline's innermost step (``live(configuration:)``).
@@ -123,24 +124,28 @@ public struct RiderKit: Sendable {
                  authorizationServer: AuthorizationServer? = nil, browser: any BrowserOpener = SystemBrowserOpener(),
                  loopbackListener: any LoopbackListener = NIOLoopbackListener(),
                  caches: AccountScoped<any UserCache>? = nil,
-                 catalogues: AccountScoped<any SportCatalogueCache>? = nil) {
+                 catalogues: AccountScoped<any SportCatalogueCache>? = nil,
+                 tracer: any SpanTracer = NoSpanTracer()) {
         let authorizationServer = authorizationServer ?? AuthorizationServer(configuration: api)
         // Without a recorder nothing is measured: no cost for a program that does not count.
         let metrics: (any MetricsRecorder)? = metrics is NoMetrics ? nil : metrics
-        let cache: any UserCache = metrics.map { MeasuringUserCache(base: cache, metrics: $0) } ?? cache
+        let measured: any UserCache = metrics.map { MeasuringUserCache(base: cache, metrics: $0) } ?? cache
+        let tracer: (any SpanTracer)? = tracer is NoSpanTracer ? nil : tracer
+        let cache: any UserCache = tracer.map { TracingUserCache(base: measured, tracer: $0) } ?? measured
         // The token endpoint's requests take the network steps only: they carry no bearer token
         // and are never sent twice.
         let network = RequestPipeline(transport: transport, middlewares: Self.pipeline(
-            sessions: nil, reauthenticates: false, clock: clock, identity: identity, metrics: metrics, logger: logger))
+            sessions: nil, reauthenticates: false, clock: clock, identity: identity, metrics: metrics, logger: logger,
+            tracer: tracer))
         let sessions = SessionEngine(configuration: api, transport: network, vault: vault, clock: clock, lock: lock,
                                      metrics: metrics ?? NoMetrics(), reauthentication: reauthentication,
                                      emailOfAccount: { try? await cache.user(id: $0)?.value.email },
                                      authorizationServer: authorizationServer,
-                                     idTokenVerifier: JWTKitSignatureVerifier())
+                                     idTokenVerifier: JWTKitSignatureVerifier(), tracer: tracer ?? NoSpanTracer())
         let loginUseCase = Login(sessions: sessions)
         let authorizedSteps = Self.pipeline(
             sessions: sessions, reauthenticates: reauthentication != nil, clock: clock, identity: identity,
-            metrics: metrics, logger: logger)
+            metrics: metrics, logger: logger, tracer: tracer)
         let client = APIClient(configuration: api, pipeline: RequestPipeline(transport: transport, middlewares: authorizedSteps),
                                authorizationServer: authorizationServer)
         let refreshes = BackgroundRefreshes()
@@ -207,13 +212,17 @@ public struct RiderKit: Sendable {
     /// 6. Metrics, so each attempt and each hop counts once.
     /// 7. Logging, closest to the wire.
     ///
+    /// With a tracer, a span encloses all of it (so its children are the refresh and the retries'
+    /// waits) and the attempts are counted closest to the wire.
+    ///
     /// Without `sessions` the list starts at step 4: what the session engine's own requests (the
     /// token endpoint, revocation, the identity of a new session) go through. Steps 1–3 act on ``RequestOptions/isAuthorized`` requests only (retries follow
     /// each request's ``RequestOptions/retryPolicy``).
     static func pipeline(sessions: SessionEngine?, reauthenticates: Bool, clock: any Clock,
                          identity: RequestIdentity, metrics: (any MetricsRecorder)?,
-                         logger: Logger?) -> [any HTTPMiddleware] {
+                         logger: Logger?, tracer: (any SpanTracer)? = nil) -> [any HTTPMiddleware] {
         var steps: [any HTTPMiddleware] = []
+        if let tracer { steps.append(TracingMiddleware(tracer: tracer)) }
         if let sessions {
             if reauthenticates { steps.append(ReauthenticationMiddleware(sessions: sessions)) }
             steps.append(RetryMiddleware(clock: clock, metrics: metrics ?? NoMetrics()))
@@ -223,6 +232,7 @@ public struct RiderKit: Sendable {
         steps.append(IdentityMiddleware(identity: identity))
         if let metrics { steps.append(MeasuringMiddleware(metrics: metrics)) }
         if let logger { steps.append(LoggingMiddleware(logger: logger)) }
+        if tracer != nil { steps.append(AttemptCountingMiddleware()) }
         return steps
     }
 
@@ -308,7 +318,8 @@ public struct RiderKit: Sendable {
                         metrics: configuration.metrics ?? NoMetrics(), avatarUpload: UploadAvatar.Configuration(),
                         logger: configuration.logger, authorizationServer: server, browser: configuration.browser,
                         loopbackListener: configuration.loopbackListener,
-                        caches: isReplay ? nil : caches, catalogues: isReplay ? nil : catalogues)
+                        caches: isReplay ? nil : caches, catalogues: isReplay ? nil : catalogues,
+                        tracer: configuration.tracer)
     }
 
     /// Where the session is kept now: for ``VaultChoice/automatic``, the backend it settled on.

@@ -48,7 +48,19 @@ struct CLIStart {
         }
 
         let help = try time(["--help"], makeEnvironment("help", "file"))
-        report.rows.append(ReportRow(name: "`rider --help` p50", riderKit: help.p50, floor: floor.p50, unit: "ms"))
+        let linking = Binaries.staticCLI == nil ? "" : " (static Swift runtime, as `make install` builds it)"
+        report.rows.append(ReportRow(name: "`rider --help` p50\(linking)", riderKit: help.p50, floor: floor.p50, unit: "ms"))
+        // The same command from the dynamically linked build beside rider-bench, when the measured
+        // one is the static build: what linking statically buys.
+        let dynamic = Binaries.folder.appendingPathComponent("rider")
+        if Binaries.staticCLI != nil, FileManager.default.isExecutableFile(atPath: dynamic.path) {
+            var linked = Measurement(samples: [])
+            for _ in 0..<runs {
+                linked.samples.append(try ChildProcess.run(dynamic, ["--help"], environment: makeEnvironment("help", "file")).milliseconds)
+            }
+            report.rows.append(ReportRow(name: "`rider --help` p50: static build (left) vs the dynamically linked one (right)",
+                                         riderKit: help.p50, floor: linked.p50, unit: "ms"))
+        }
         for (vaultName, signIn, environment) in vaults {
             try sandbox.login(rider, signIn)
             let online = try time(["whoami"], environment)

@@ -10,7 +10,14 @@ enum Binaries {
         return me.deletingLastPathComponent()
     }
 
+    /// `RIDER_CLI` names the `rider` to measure when it is not the one beside rider-bench:
+    /// `make bench` passes the statically linked build `make install` installs.
+    static var staticCLI: URL? {
+        ProcessInfo.processInfo.environment["RIDER_CLI"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+    }
+
     static func url(_ name: String) throws -> URL {
+        if name == "rider", let cli = staticCLI, FileManager.default.isExecutableFile(atPath: cli.path) { return cli }
         let url = folder.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: url.path) else {
             throw BenchFailure("\(url.path) is missing; build it first (make bench does)")
