@@ -175,7 +175,7 @@ public actor SQLiteUserCache: UserCache {
         do { try await flush() } catch {
             logger?.debug("the user cache \(location) could not write its last batch on close; it is a cache, nothing is lost")
         }
-        if let pool { Self.close(pool, file: configuration.file) }
+        if let pool { Self.close(pool) }
         pool = nil
         marker?.release()
         marker = nil
@@ -323,7 +323,7 @@ public actor SQLiteUserCache: UserCache {
             return pool
         } catch {
             // Closed before the caller may move the file aside.
-            Self.close(pool, file: configuration.file)
+            Self.close(pool)
             throw CacheFileError.wrap(error)
         }
     }
@@ -368,23 +368,18 @@ public actor SQLiteUserCache: UserCache {
         }
     }
 
-    /// Checkpoints the write-ahead log into the main file once it has grown past
-    /// `checkpointThreshold`, then closes. (GRDB closes its read-only connections last, and those
-    /// cannot fold the log back themselves.) A small log is left for the next process: folding it
-    /// back costs an fsync of the database on every `rider` command, the largest part of a close.
-    private static func close(_ pool: DatabasePool, file: URL) {
-        var info = stat()
-        if stat(file.path + "-wal", &info) == 0, Int64(info.st_size) > checkpointThreshold {
-            _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
-        }
+    /// Checkpoints the write-ahead log into the main file, then closes. (GRDB closes its
+    /// read-only connections last, and those cannot fold the log back themselves.) The fsync of
+    /// that checkpoint is most of a close (docs/performance.md); a log left behind instead would
+    /// leave the file's pages to the next open and a damaged page there unseen by the full check,
+    /// so it is paid.
+    private static func close(_ pool: DatabasePool) {
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try? pool.close()
     }
 
-    /// 4 MiB: SQLite's own automatic checkpoint (1,000 pages) keeps the log near this anyway.
-    static let checkpointThreshold: Int64 = 4 << 20
-
     private func replaceDamagedFile(because error: CacheFileError) throws {
-        if let pool { Self.close(pool, file: configuration.file) }
+        if let pool { Self.close(pool) }
         pool = nil
         let file = configuration.file
         let aside = try CacheFileRecovery.moveAside(file, at: Date())

@@ -106,9 +106,6 @@ struct CacheScenario {
             openOnly.samples.append(try await Measurement.time { _ = try await reopened.user(id: ids[0]) })
             closeOnly.samples.append(try await Measurement.time { await reopened.close() })
         }
-        // After the cache's opens, not between them: the raw connection's last close folds the
-        // log the cache leaves (see SQLiteUserCache.close) back into the file, which the cache's
-        // next open would otherwise be spared, and the other way round.
         for _ in 0..<10 {
             rawOpen.samples.append(try Measurement.time { try RawSQLite.openSelectClose(path: cacheFile.path, id: ids[0].rawValue) })
         }
