@@ -92,6 +92,11 @@ bench: deps
 	$(SWIFT) build -c release --product rider
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --product rider
 	RIDER_CLI=$(STATIC_BUILD)/release/rider scripts/with-keyring.sh "$$($(SWIFT) build -c release --show-bin-path)/rider-bench"
+	# The peer rows (#20): a generated OpenAPI client with a bearer middleware, with RiderKit's
+	# middleware, and RiderKit's own API, each against the bare transport.
+	[ ! -f Package.resolved ] || cp Package.resolved Examples/GeneratedClient/Package.resolved
+	cd Examples/GeneratedClient && $(SWIFT) build -c release --scratch-path ../../.build --product generated-client-bench
+	.build/release/generated-client-bench
 
 # libFuzzer targets for the token response, token errors, problem JSON, user/rider JSON, HTTP dates
 # and Retry-After, the vault file header and the stored session (Fuzz/, seeds in Fuzz/Corpus/).
@@ -125,6 +130,8 @@ examples:
 	  (cd Examples/$$example && $(SWIFT) build --build-tests --scratch-path ../../.build \
 	    && $(SWIFT) test --skip-build --scratch-path ../../.build) || exit 1; \
 	done
+	# The peer benchmark at a tiny size, so it cannot rot (its figures come from make bench).
+	.build/debug/generated-client-bench --smoke
 
 # `rider` for people: a release build linked statically against the Swift runtime and Foundation
 # (no libswift*.so to find at start, which is most of a dynamic binary's start time), stripped,

@@ -35,11 +35,11 @@ import RiderKit
 /// wraps them in `ClientError` with `underlyingError` set. Bodies are collected in memory (up to
 /// 8 MiB) so that a request can be sent again.
 public struct RiderSessionMiddleware: ClientMiddleware {
-    private let pipeline: RequestPipeline
+    private let steps: [any HTTPMiddleware]
 
     /// - Parameter rider: the session, and the steps and settings it was configured with.
     public init(_ rider: RiderKit) {
-        pipeline = RequestPipeline(transport: NextTransport(), middlewares: rider.authorizedSteps)
+        steps = rider.authorizedSteps
     }
 
     /// Sends `request` through RiderKit's steps, then through `next`.
@@ -51,28 +51,23 @@ public struct RiderSessionMiddleware: ClientMiddleware {
     ) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?) {
         let outgoing = try await OpenAPIConversion.request(request, body: body, baseURL: baseURL)
         let options = RequestOptions(isAuthorized: true, retryPolicy: .default(for: outgoing.method))
-        // `next` outlives nothing: the pipeline's last step calls it before this call returns.
-        let response = try await withoutActuallyEscaping(next) { next in
-            try await NextTransport.$next.withValue(next) { try await pipeline.send(outgoing, options: options) }
-        }
-        return OpenAPIConversion.response(response)
+        return OpenAPIConversion.response(try await send(outgoing, options: options, from: 0, next: next))
     }
-}
 
-/// The innermost step: hands the request to the generated client's own next step (its later
-/// middlewares and its transport), which is different for every call and so travels as a task
-/// local rather than rebuilding the pipeline per request.
-private struct NextTransport: HTTPTransport {
-    typealias Next = @Sendable (HTTPTypes.HTTPRequest, HTTPBody?, URL) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?)
-
-    @TaskLocal static var next: Next?
-
-    func send(_ request: RiderDomain.HTTPRequest) async throws -> RiderDomain.HTTPResponse {
-        guard let next = Self.next else {
-            throw RiderError.invalidConfiguration("RiderSessionMiddleware was used outside a generated client's call")
+    /// Step `index` onwards, then the generated client's own next step (its later middlewares
+    /// and its transport). Walked per call rather than composed once, because `next` is different
+    /// for every call and may not outlive it.
+    private func send(
+        _ request: RiderDomain.HTTPRequest, options: RequestOptions, from index: Int,
+        next: @Sendable (HTTPTypes.HTTPRequest, HTTPBody?, URL) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?)
+    ) async throws -> RiderDomain.HTTPResponse {
+        guard index < steps.count else {
+            let (outgoing, body, baseURL) = try OpenAPIConversion.request(request)
+            let (response, responseBody) = try await next(outgoing, body, baseURL)
+            return try await OpenAPIConversion.response(response, body: responseBody)
         }
-        let (outgoing, body, baseURL) = try OpenAPIConversion.request(request)
-        let (response, responseBody) = try await next(outgoing, body, baseURL)
-        return try await OpenAPIConversion.response(response, body: responseBody)
+        return try await steps[index].intercept(request, options: options) { request in
+            try await send(request, options: options, from: index + 1, next: next)
+        }
     }
 }

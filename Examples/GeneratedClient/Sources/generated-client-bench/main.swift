@@ -64,11 +64,12 @@ do {
     let fixed = RiderDomain.HTTPRequest(method: .get, url: me,
                                         headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"])
     let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
     let generated = Client(serverURL: server.baseURL, transport: OpenAPIAsyncHTTPClient.AsyncHTTPClientTransport(),
                            middlewares: [BearerMiddleware(token: token)])
     let withRiderKit = Client(serverURL: server.baseURL, transport: RiderKitTransport(rider),
                               middlewares: [RiderSessionMiddleware(rider)])
-    func expectOK(_ output: Operations.currentUser.Output) throws {
+    let expectOK: @Sendable (Operations.currentUser.Output) throws -> Void = { output in
         guard case .ok(let ok) = output, (try? ok.body.json) != nil else { throw Failure(description: "not 200: \(output)") }
     }
     let ways: [(String, @Sendable () async throws -> Void)] = [
