@@ -44,6 +44,9 @@ func raceSQLiteUserCache() async throws {
         group.addTask { try await caches[1].store(Array(seeds[50...]), at: epoch) }
         try await group.waitForAll()
     }
+    // The seeds are in the file before the race starts: each pool writes its batch now (a remover
+    // on the other pool could not remove what is still in this one's batch).
+    for cache in caches { try await cache.flush() }
 
     let (writers, batches, readers, readerRounds) = (8, 20, 6, 30)
     let tally = await withTaskGroup(of: Tally.self) { group in
