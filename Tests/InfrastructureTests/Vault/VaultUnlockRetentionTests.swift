@@ -70,10 +70,12 @@ struct VaultUnlockRetentionTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = directory.url.appendingPathComponent("session.vault")
-        let brief = VaultUnlockRetention.kernelKeyring(timeout: .seconds(1))
+        // Long enough that the read right after the save (no scrypt) is within it on a loaded
+        // machine; the kernel counts from the save.
+        let brief = VaultUnlockRetention.kernelKeyring(timeout: .seconds(3))
         try await vault(file, .fixed("pw"), brief).save(session)
         #expect(try await vault(file, Self.neverAsked, brief).load() == session)
-        try await Task.sleep(for: .milliseconds(2_200))
+        try await Task.sleep(for: .milliseconds(3_500))
         await #expect(throws: VaultError.passphraseRequired) { try await vault(file, .unavailable, brief).load() }
     }
 
