@@ -20,6 +20,10 @@ import RiderDomain
 /// ``close()`` too before it lets go of the file; a crash loses at most the batch not yet
 /// written — copies of what the server has, nothing else.
 ///
+/// One connection per instance (WAL mode, so other processes' readers and writer do not block
+/// each other); inside the process the actor and the connection's queue take turns, so a lookup
+/// may wait for this instance's own batch being written (milliseconds).
+///
 /// Several processes may share the file: writes wait up to
 /// ``Configuration/busyTimeout`` for each other instead of failing. The file is opened on first
 /// use. A file that is not a database, is damaged, or was written by a newer schema is moved
@@ -28,7 +32,7 @@ import RiderDomain
 public actor SQLiteUserCache: UserCache {
     public nonisolated let configuration: Configuration
     private let logger: Logger?
-    private var pool: DatabasePool?
+    private var database: DatabaseQueue?
     private var marker: CacheOpenMarker?
     private var movedAside: [URL] = []
     /// What this instance holds back for the next batch.
@@ -64,7 +68,7 @@ public actor SQLiteUserCache: UserCache {
         if let waiting = pending.stores[key]?.record ?? inFlight[key] {
             record = waiting
         } else {
-            record = try await withDatabase { pool in try Self.readNow(pool) { db in try UserCacheQueries.user(id: key, in: db) } }
+            record = try await withDatabase { database in try Self.readNow(database) { db in try UserCacheQueries.user(id: key, in: db) } }
         }
         pending.noteLookup(of: key, found: record != nil)
         scheduleFlush()
@@ -101,14 +105,23 @@ public actor SQLiteUserCache: UserCache {
     public func search(_ query: String, page: PageRequest) async throws -> UserPage {
         // The index must know what this instance stored: a search never misses it.
         try await flush()
-        return try await withDatabase { pool in
-            try Self.readNow(pool) { db in try UserCacheQueries.search(query, page: page, in: db) }
+        // A count and a page in one read transaction: another process's write cannot fall between.
+        return try await withDatabase { database in
+            try database.inDatabase { db in
+                var found: UserPage?
+                try db.inTransaction(.deferred) {
+                    found = try UserCacheQueries.search(query, page: page, in: db)
+                    return .commit
+                }
+                guard let found else { throw RiderError.storage("the user cache \(location) answered no page") }
+                return found
+            }
         }
     }
 
     public func statistics() async throws -> UserCacheStatistics {
         try await flush()
-        let counts = try await withDatabase { pool in try await pool.read(UserCacheQueries.counts) }
+        let counts = try await withDatabase { database in try await database.read(UserCacheQueries.counts) }
         return UserCacheStatistics(
             entries: counts.entries, maximumEntries: configuration.maximumEntries, sizeOnDisk: sizeOnDisk(),
             oldestStoredAt: counts.oldest, hits: counts.hits, misses: counts.misses, location: location)
@@ -128,8 +141,8 @@ public actor SQLiteUserCache: UserCache {
         }
         try removeMovedAsideFiles()
         do {
-            try await withDatabase { pool in
-                try await pool.writeWithoutTransaction { db in
+            try await withDatabase { database in
+                try await database.writeWithoutTransaction { db in
                     // VACUUM rewrites the file through the log; the second checkpoint puts the
                     // clean pages in the main file and empties the log.
                     try db.checkpoint(.truncate)
@@ -175,8 +188,8 @@ public actor SQLiteUserCache: UserCache {
         do { try await flush() } catch {
             logger?.debug("the user cache \(location) could not write its last batch on close; it is a cache, nothing is lost")
         }
-        if let pool { Self.close(pool) }
-        pool = nil
+        if let database { Self.close(database) }
+        database = nil
         marker?.release()
         marker = nil
     }
@@ -187,7 +200,7 @@ public actor SQLiteUserCache: UserCache {
     /// - Throws: ``RiderError/storage(_:underlying:)`` when the file cannot be checked or replaced.
     public func checkIntegrity() async throws -> URL? {
         try await flush()
-        let current = try openedPool()
+        let current = try openedDatabase()
         let sound: Bool
         do {
             sound = try await current.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") == "ok" }
@@ -200,7 +213,7 @@ public actor SQLiteUserCache: UserCache {
         let before = movedAside.count
         do {
             try replaceDamagedFile(because: .failedIntegrityCheck)
-            _ = try openedPool()
+            _ = try openedDatabase()
         } catch {
             throw Self.riderError(error, file: configuration.file)
         }
@@ -212,7 +225,7 @@ public actor SQLiteUserCache: UserCache {
     /// Opens the file before a store is queued, so a folder that cannot be made or a damaged file
     /// is reported to the caller who stored, not later to nobody.
     private func openForWriting() throws {
-        do { _ = try openedPool() } catch { throw Self.riderError(error, file: configuration.file) }
+        do { _ = try openedDatabase() } catch { throw Self.riderError(error, file: configuration.file) }
     }
 
     private func flushIfFull() async throws {
@@ -241,22 +254,23 @@ public actor SQLiteUserCache: UserCache {
         }
     }
 
-    /// A read on the calling thread: a lookup is microseconds, less than handing it to GRDB's
-    /// reader queue and back.
-    private nonisolated static func readNow<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
-        try pool.read(body)
+    /// A lookup on the calling thread, straight on the connection: one `SELECT` is atomic by
+    /// itself, and `read` would add a transaction and switch `query_only` on and off around it,
+    /// three statements more than the lookup. The body only reads.
+    private nonisolated static func readNow<T>(_ database: DatabaseQueue, _ body: (Database) throws -> T) throws -> T {
+        try database.inDatabase(body)
     }
 
     // MARK: Opening and recovery
 
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withDatabase { pool in try await pool.write(body) }
+        try await withDatabase { database in try await database.write(body) }
     }
 
     /// Runs `operation` on the open database; when it reports damage, replaces the file and runs
     /// it once more on the new, empty one.
-    private func withDatabase<T: Sendable>(_ operation: (DatabasePool) async throws -> T) async throws -> T {
-        let current = try openedPool()
+    private func withDatabase<T: Sendable>(_ operation: (DatabaseQueue) async throws -> T) async throws -> T {
+        let current = try openedDatabase()
         do {
             return try await operation(current)
         } catch {
@@ -264,35 +278,35 @@ public actor SQLiteUserCache: UserCache {
             guard let cacheError = failure as? CacheFileError else { throw failure }
             guard cacheError.isDamage else { throw cacheError.riderError(file: configuration.file) }
             // Another call may already have replaced the file while this one was waiting.
-            if pool === current { try replaceDamagedFile(because: cacheError) }
+            if database === current { try replaceDamagedFile(because: cacheError) }
             do {
-                return try await operation(try openedPool())
+                return try await operation(try openedDatabase())
             } catch {
                 throw Self.riderError(error, file: configuration.file)
             }
         }
     }
 
-    private func openedPool() throws -> DatabasePool {
-        if let pool { return pool }
+    private func openedDatabase() throws -> DatabaseQueue {
+        if let database { return database }
         do {
             try prepareFolder()
             do {
-                pool = try openAndMigrate()
+                database = try openAndMigrate()
             } catch let error as CacheFileError where error.isDamage {
                 try replaceDamagedFile(because: error)
                 // The new, empty file is made 0600 as the first was, not left to SQLite's 0644.
                 try prepareFolder()
-                pool = try openAndMigrate()
+                database = try openAndMigrate()
             }
         } catch {
             throw Self.riderError(error, file: configuration.file)
         }
-        guard let pool else { throw RiderError.storage("the user cache \(location) could not be opened") }
-        return pool
+        guard let database else { throw RiderError.storage("the user cache \(location) could not be opened") }
+        return database
     }
 
-    private func openAndMigrate() throws -> DatabasePool {
+    private func openAndMigrate() throws -> DatabaseQueue {
         if marker == nil {
             let (acquired, wasUnclean) = CacheOpenMarker.acquire(for: configuration.file)
             marker = acquired
@@ -304,41 +318,51 @@ public actor SQLiteUserCache: UserCache {
         var settings = GRDB.Configuration()
         settings.busyMode = .timeout(configuration.busyTimeout)
         settings.label = "rider.user-cache"
-        let pool = try openPool(settings)
+        let database = try openConnection(settings)
         do {
             let migrator = UserCacheSchema.migrator
             // Every page is read only when told, or when the last process to use the file ended
             // without closing it; otherwise damage is found where SQLite reports it.
             let checksIntegrity = configuration.integrityCheck == .full || checkedAfterUncleanShutdown
             // One read answers both questions; the common open (an up-to-date file) then takes
-            // no write lock at all.
-            let (superseded, complete) = try pool.read { db in
-                if checksIntegrity, try String.fetchOne(db, sql: "PRAGMA quick_check") != "ok" {
-                    throw CacheFileError.failedIntegrityCheck
-                }
-                return (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+            // no write lock at all. While another process is creating the schema of a new file,
+            // the migrations table may appear between looking for it and reading it (SQL logic
+            // error): the migrator then settles it under the write lock.
+            if checksIntegrity, try database.read({ try String.fetchOne($0, sql: "PRAGMA quick_check") }) != "ok" {
+                throw CacheFileError.failedIntegrityCheck
             }
-            if superseded { throw CacheFileError.newerSchema }
-            if !complete { try Self.migrate(pool, with: migrator) }
-            return pool
+            let state = try? database.read { db in
+                (superseded: try migrator.hasBeenSuperseded(db), complete: try migrator.hasCompletedMigrations(db))
+            }
+            if state?.superseded == true { throw CacheFileError.newerSchema }
+            if state?.complete != true {
+                try Self.migrate(database, with: migrator)
+                if try database.read(migrator.hasBeenSuperseded) { throw CacheFileError.newerSchema }
+            }
+            return database
         } catch {
             // Closed before the caller may move the file aside.
-            Self.close(pool)
+            Self.close(database)
             throw CacheFileError.wrap(error)
         }
     }
 
-    /// Opens the connection pool. The first open of a new file switches it to WAL, and SQLite
+    /// Opens the connection: one `DatabaseQueue` (a `DatabasePool` opens a writer and a reader,
+    /// each reading the schema — twice the open cost, for concurrent reads the actor serializes
+    /// anyway). The first open of a new file switches it to WAL, and SQLite
     /// answers `PRAGMA journal_mode = WAL` with SQLITE_BUSY at once, without waiting for the
     /// busy timeout, while another process is doing the same; so opening is retried with a
     /// short, growing pause until the busy timeout has passed. Once a file is in WAL mode it
     /// stays so, and later opens never meet this.
-    private func openPool(_ settings: GRDB.Configuration) throws -> DatabasePool {
+    private func openConnection(_ settings: GRDB.Configuration) throws -> DatabaseQueue {
         let deadline = Date().addingTimeInterval(configuration.busyTimeout)
         var pause: TimeInterval = 0.002
         while true {
             do {
-                return try DatabasePool(path: configuration.file.path, configuration: settings)
+                // WAL, as a pool would set it, so readers in other processes never wait for a writer.
+                var settings = settings
+                settings.journalMode = .wal
+                return try DatabaseQueue(path: configuration.file.path, configuration: settings)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
                 // Blocking on purpose: the actor already blocks on SQLite's own busy waits.
                 Thread.sleep(forTimeInterval: pause)
@@ -354,33 +378,34 @@ public actor SQLiteUserCache: UserCache {
     /// loser fails — "table already exists", or, for a migration that can run twice, the unique
     /// identifier in `grdb_migrations` — its transaction is rolled back, and it simply tries
     /// again, seeing what the winner applied, until none is left.
-    private static func migrate(_ pool: DatabasePool, with migrator: DatabaseMigrator) throws {
+    private static func migrate(_ database: DatabaseQueue, with migrator: DatabaseMigrator) throws {
         var attempts = 0
         while true {
             do {
-                try migrator.migrate(pool)
+                try migrator.migrate(database)
                 return
             } catch let error as DatabaseError
                         where [.SQLITE_ERROR, .SQLITE_CONSTRAINT].contains(error.resultCode) && attempts < 5 {
                 attempts += 1
-                if try pool.read(migrator.hasCompletedMigrations) { return }
+                // The winner may still be committing: a moment, then look again.
+                Thread.sleep(forTimeInterval: 0.002 * Double(attempts))
+                if (try? database.read(migrator.hasCompletedMigrations)) == true { return }
             }
         }
     }
 
-    /// Checkpoints the write-ahead log into the main file, then closes. (GRDB closes its
-    /// read-only connections last, and those cannot fold the log back themselves.) The fsync of
+    /// Checkpoints the write-ahead log into the main file, then closes. The fsync of
     /// that checkpoint is most of a close (docs/performance.md); a log left behind instead would
     /// leave the file's pages to the next open and a damaged page there unseen by the full check,
     /// so it is paid.
-    private static func close(_ pool: DatabasePool) {
-        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
-        try? pool.close()
+    private static func close(_ database: DatabaseQueue) {
+        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        try? database.close()
     }
 
     private func replaceDamagedFile(because error: CacheFileError) throws {
-        if let pool { Self.close(pool) }
-        pool = nil
+        if let database { Self.close(database) }
+        database = nil
         let file = configuration.file
         let aside = try CacheFileRecovery.moveAside(file, at: Date())
         if let aside {

@@ -3,8 +3,8 @@ import RiderDomain
 import RiderInfrastructure
 
 // Many tasks storing, reading, searching and removing users at once in the SQLite user cache:
-// one SQLiteUserCache shared by many tasks (one GRDB DatabasePool, concurrent WAL readers and
-// one writer), and a second one on the same file (another pool, as another process has).
+// one SQLiteUserCache shared by many tasks (one GRDB connection in WAL mode, taking turns with
+// the actor), and a second one on the same file (another connection, as another process has).
 
 private let epoch = Date(timeIntervalSince1970: 1_735_787_045)
 private let writerNames = ["alpha", "bravo", "charlie", "delta"]
