@@ -15,7 +15,7 @@ package struct TracingTokenVault: TokenVault {
     package var location: String { base.location }
 
     package func loadSession() async throws -> Session? {
-        try await traced("rider.vault.load", kind: .internal) { span in
+        try await tracer.withSpan("rider.vault.load", kind: .internal) { span in
             let session = try await base.loadSession()
             span.setAttribute("rider.vault.found", .bool(session != nil))
             return session
@@ -23,24 +23,10 @@ package struct TracingTokenVault: TokenVault {
     }
 
     package func saveSession(_ session: Session) async throws {
-        try await traced("rider.vault.save", kind: .internal) { _ in try await base.saveSession(session) }
+        try await tracer.withSpan("rider.vault.save", kind: .internal) { _ in try await base.saveSession(session) }
     }
 
     package func removeSession() async throws {
-        try await traced("rider.vault.remove", kind: .internal) { _ in try await base.removeSession() }
+        try await tracer.withSpan("rider.vault.remove", kind: .internal) { _ in try await base.removeSession() }
     }
-
-    /// `operation` in a span when a tracer records; straight through otherwise.
-    private func traced<T>(_ name: String, kind: SpanKind, _ operation: (any TraceSpan) async throws -> T)
-        async rethrows -> T
-    {
-        guard tracer.isRecording else { return try await operation(Untraced()) }
-        return try await tracer.withSpan(name, kind: kind, operation)
-    }
-}
-
-/// The span of an operation nobody records.
-private struct Untraced: TraceSpan {
-    func setAttribute(_ key: String, _ value: SpanAttribute) {}
-    func fail(_ kind: String) {}
 }

@@ -13,7 +13,7 @@ package struct TracingUserCache: UserCache {
     }
 
     package func user(id: UserID) async throws -> Cached<User>? {
-        try await traced("rider.cache.lookup", kind: .internal) { span in
+        try await tracer.withSpan("rider.cache.lookup", kind: .internal) { span in
             let cached = try await base.user(id: id)
             span.setAttribute("rider.cache.hit", .bool(cached != nil))
             return cached
@@ -21,31 +21,31 @@ package struct TracingUserCache: UserCache {
     }
 
     package func store(_ users: [User], at date: Date) async throws {
-        try await traced("rider.cache.store", kind: .internal) { span in
+        try await tracer.withSpan("rider.cache.store", kind: .internal) { span in
             span.setAttribute("rider.cache.users", .int(users.count))
             try await base.store(users, at: date)
         }
     }
 
     package func store(_ user: User, entityTag: EntityTag?, at date: Date) async throws {
-        try await traced("rider.cache.store", kind: .internal) { span in
+        try await tracer.withSpan("rider.cache.store", kind: .internal) { span in
             span.setAttribute("rider.cache.users", .int(1))
             try await base.store(user, entityTag: entityTag, at: date)
         }
     }
 
     package func markRevalidated(id: UserID, at date: Date) async throws {
-        try await traced("rider.cache.revalidate", kind: .internal) { _ in
+        try await tracer.withSpan("rider.cache.revalidate", kind: .internal) { _ in
             try await base.markRevalidated(id: id, at: date)
         }
     }
 
     package func remove(id: UserID) async throws {
-        try await traced("rider.cache.remove", kind: .internal) { _ in try await base.remove(id: id) }
+        try await tracer.withSpan("rider.cache.remove", kind: .internal) { _ in try await base.remove(id: id) }
     }
 
     package func search(_ query: String, page: PageRequest) async throws -> UserPage {
-        try await traced("rider.cache.search", kind: .internal) { span in
+        try await tracer.withSpan("rider.cache.search", kind: .internal) { span in
             let found = try await base.search(query, page: page)
             span.setAttribute("rider.cache.matches", .int(found.total))
             return found
@@ -53,30 +53,16 @@ package struct TracingUserCache: UserCache {
     }
 
     package func statistics() async throws -> UserCacheStatistics {
-        try await traced("rider.cache.statistics", kind: .internal) { _ in try await base.statistics() }
+        try await tracer.withSpan("rider.cache.statistics", kind: .internal) { _ in try await base.statistics() }
     }
 
     package func removeAll() async throws {
-        try await traced("rider.cache.remove_all", kind: .internal) { _ in try await base.removeAll() }
+        try await tracer.withSpan("rider.cache.remove_all", kind: .internal) { _ in try await base.removeAll() }
     }
 
     package func flush() async throws {
-        try await traced("rider.cache.flush", kind: .internal) { _ in try await base.flush() }
+        try await tracer.withSpan("rider.cache.flush", kind: .internal) { _ in try await base.flush() }
     }
 
     package func close() async { await base.close() }
-
-    /// `operation` in a span when a tracer records; straight through otherwise.
-    private func traced<T>(_ name: String, kind: SpanKind, _ operation: (any TraceSpan) async throws -> T)
-        async rethrows -> T
-    {
-        guard tracer.isRecording else { return try await operation(Untraced()) }
-        return try await tracer.withSpan(name, kind: kind, operation)
-    }
-}
-
-/// The span of an operation nobody records.
-private struct Untraced: TraceSpan {
-    func setAttribute(_ key: String, _ value: SpanAttribute) {}
-    func fail(_ kind: String) {}
 }

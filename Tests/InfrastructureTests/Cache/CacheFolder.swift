@@ -14,6 +14,28 @@ struct CacheFolder {
         file = directory.url.appendingPathComponent("rider", isDirectory: true).appendingPathComponent("users.sqlite")
     }
 
+    /// A folder whose cache file holds `count` users ("Rider Number 1"…), closed so everything is
+    /// in the main file.
+    static func filled(count: Int = 2_000) async throws -> CacheFolder {
+        let folder = try CacheFolder()
+        let cache = folder.cache(maximumEntries: count)
+        try await cache.store((1...count).map { CacheSamples.user($0, "Rider Number \($0)") }, at: CacheSamples.epoch)
+        await cache.close()
+        return folder
+    }
+
+    /// Writes 4 KiB of garbage over the middle of the file, past a sound header: damage only a
+    /// query that reads those pages, or the full check, can find.
+    func damageMiddlePages() throws {
+        guard let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber else {
+            throw CocoaError(.fileReadUnknown)
+        }
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seek(toOffset: UInt64(size.intValue / 2))
+        try handle.write(contentsOf: Data(repeating: 0xEE, count: 4_096))
+        try handle.close()
+    }
+
     /// A cache on the file; each call is a separate connection pool, like another process.
     func cache(maximumEntries: Int = 1_000, logger: Logger? = nil) -> SQLiteUserCache {
         SQLiteUserCache(configuration: .init(file: file, maximumEntries: maximumEntries), logger: logger)

@@ -9,15 +9,6 @@ import TestSupport
 
 @Suite("SQLiteUserCache: recovery from damaged files")
 struct SQLiteUserCacheRecoveryTests {
-    /// A cache file holding `count` users, closed so everything is in the main file.
-    private func filledFolder(count: Int = 2_000) async throws -> CacheFolder {
-        let folder = try CacheFolder()
-        let cache = folder.cache(maximumEntries: count)
-        try await cache.store((1...count).map { CacheSamples.user($0, "Rider Number \($0)") }, at: CacheSamples.epoch)
-        await cache.close()
-        return folder
-    }
-
     /// Opens the damaged file, checks it was moved aside with a warning and the cache works.
     private func expectRecovery(_ folder: CacheFolder, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let handler = CapturingLogLines()
@@ -50,7 +41,7 @@ struct SQLiteUserCacheRecoveryTests {
 
     @Test("garbage written over the header of a real cache is detected and recovered from")
     func garbageHeader() async throws {
-        let folder = try await filledFolder()
+        let folder = try await CacheFolder.filled()
         defer { folder.remove() }
         let handle = try FileHandle(forWritingTo: folder.file)
         try handle.write(contentsOf: Data((0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }))
@@ -61,7 +52,7 @@ struct SQLiteUserCacheRecoveryTests {
 
     @Test("a truncated cache file is detected and recovered from")
     func truncated() async throws {
-        let folder = try await filledFolder()
+        let folder = try await CacheFolder.filled()
         defer { folder.remove() }
         let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.file.path)[.size] as? NSNumber)
         let handle = try FileHandle(forWritingTo: folder.file)
@@ -73,7 +64,7 @@ struct SQLiteUserCacheRecoveryTests {
 
     @Test("damage inside the file, past a sound header, is found by the first query that reads it and recovered from")
     func damagedPages() async throws {
-        let folder = try await filledFolder()
+        let folder = try await CacheFolder.filled()
         defer { folder.remove() }
         let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.file.path)[.size] as? NSNumber)
         let handle = try FileHandle(forWritingTo: folder.file)
@@ -86,13 +77,9 @@ struct SQLiteUserCacheRecoveryTests {
 
     @Test("the full check (quick_check) finds damaged pages as soon as the file is opened")
     func fullCheck() async throws {
-        let folder = try await filledFolder()
+        let folder = try await CacheFolder.filled()
         defer { folder.remove() }
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.file.path)[.size] as? NSNumber)
-        let handle = try FileHandle(forWritingTo: folder.file)
-        try handle.seek(toOffset: UInt64(size.intValue / 2))
-        try handle.write(contentsOf: Data(repeating: 0xEE, count: 4_096))
-        try handle.close()
+        try folder.damageMiddlePages()
         let cache = SQLiteUserCache(configuration: .init(file: folder.file, integrityCheck: .full))
 
         _ = try await cache.statistics()

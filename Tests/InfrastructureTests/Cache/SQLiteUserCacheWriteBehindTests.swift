@@ -30,11 +30,8 @@ struct SQLiteUserCacheWriteBehindTests {
 
     @Test("lookups read only: neither the file nor its log changes until their recency and counts are written")
     func lookupsDoNotWrite() async throws {
-        let folder = try CacheFolder()
+        let folder = try await CacheFolder.filled(count: 50)
         defer { folder.remove() }
-        let writer = cache(folder)
-        try await writer.store(riders(1...50), at: CacheSamples.epoch)
-        await writer.close()
 
         let reader = cache(folder)
         _ = try await reader.user(id: UserID("u_000001"))
@@ -128,16 +125,9 @@ struct SQLiteUserCacheWriteBehindTests {
 
     @Test("damage in the middle of the file left by a crash is found on the next open and the file rebuilt")
     func damageFoundAfterCrash() async throws {
-        let folder = try CacheFolder()
+        let folder = try await CacheFolder.filled()
         defer { folder.remove() }
-        let writer = cache(folder)
-        try await writer.store(riders(1...2_000), at: CacheSamples.epoch)
-        await writer.close()
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.file.path)[.size] as? NSNumber)
-        let handle = try FileHandle(forWritingTo: folder.file)
-        try handle.seek(toOffset: UInt64(size.intValue / 2))
-        try handle.write(contentsOf: Data(repeating: 0xEE, count: 4_096))
-        try handle.close()
+        try folder.damageMiddlePages()
         try Data().write(to: URL(fileURLWithPath: folder.file.path + "-open"))
 
         let reopened = cache(folder)
@@ -154,12 +144,7 @@ struct SQLiteUserCacheWriteBehindTests {
         try await writer.store(riders(1...2_000), at: CacheSamples.epoch)
         #expect(try await writer.checkIntegrity() == nil, "pending users are written before the check")
         await writer.close()
-
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.file.path)[.size] as? NSNumber)
-        let handle = try FileHandle(forWritingTo: folder.file)
-        try handle.seek(toOffset: UInt64(size.intValue / 2))
-        try handle.write(contentsOf: Data(repeating: 0xEE, count: 4_096))
-        try handle.close()
+        try folder.damageMiddlePages()
 
         let checker = cache(folder)
         let aside = try #require(try await checker.checkIntegrity())
