@@ -107,30 +107,44 @@ struct TerminalSafetyTests {
         #expect(screen.contains("ECHO=echo"), "\(name) left echo off: \(screen)")
     }
 
-    @Test("Ctrl-Z at a password prompt: echo is on while stopped, off again after fg, and the prompt is shown again")
+    @Test("Ctrl-Z at a password prompt, twice: echo is on while stopped, off again after each fg, and the prompt is shown again")
     func echoAroundStop() async throws {
         let prompt = try PasswordPrompt()
         defer { prompt.remove() }
         let terminal = try TerminalSession.start("bash '\(try prompt.script(jobControl: true))'",
                                                  environment: prompt.sandbox.environment)
         defer { terminal.stop() }
+        // Signalled the moment the prompt shows: rider watches Ctrl-Z before it asks.
         try await terminal.waitFor("Password:")
-        kill(try await prompt.pid(), SIGTSTP)
+        let rider = try await prompt.pid()
+        kill(rider, SIGTSTP)
         let stopped = try await terminal.waitFor("WHILE_STOPPED=")
         #expect(stopped.contains("STOPPED=148 WHILE_STOPPED=echo"), "the shell gets its echo back: \(stopped)")
 
-        // `fg` ran: the prompt is back and what is typed does not show.
-        try await waitUntil { try terminal.screen().components(separatedBy: "Password:").count >= 3 }
+        // `fg` ran: the prompt is back, and a second Ctrl-Z stops rider again.
+        try await waitForPrompt(after: "WHILE_STOPPED=", on: terminal)
+        kill(rider, SIGTSTP)
+        let again = try await terminal.waitFor("SECOND_STOP=")
+        #expect(again.contains("STOPPED=148 SECOND_STOP=echo"), "stopped a second time, echo on: \(again)")
+
+        // `fg` again: the prompt is back and what is typed does not show.
+        try await waitForPrompt(after: "SECOND_STOP=", on: terminal)
         try terminal.type("typed-after-fg")
         let screen = try await terminal.waitFor("AFTER=")
         #expect(!screen.contains("typed-after-fg"), "echo was off again after fg: \(screen)")
         #expect(screen.contains("AFTER=echo"), "and on once rider finished: \(screen)")
     }
 
-    private func waitUntil(timeout: Duration = .seconds(30), _ condition: () throws -> Bool) async throws {
+    /// Waits until the screen shows the password prompt again below the line `marker` is on.
+    private func waitForPrompt(after marker: String, on terminal: TerminalSession,
+                               timeout: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now + timeout
-        while try !condition() {
-            guard ContinuousClock.now < deadline else { throw TerminalSession.Failure(description: "timed out") }
+        while true {
+            let screen = try terminal.screen()
+            if let below = screen.components(separatedBy: marker).last, below.contains("Password:") { return }
+            guard ContinuousClock.now < deadline else {
+                throw TerminalSession.Failure(description: "the prompt was never shown again; the terminal shows:\n\(screen)")
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
     }
@@ -149,13 +163,14 @@ private struct PasswordPrompt {
     }
 
     /// A bash script running the prompt; with `jobControl`, as an interactive shell would, so a
-    /// stop returns to the script, which reports echo, then brings rider back with `fg`.
+    /// stop returns to the script, which reports echo, then brings rider back with `fg`, twice.
     func script(jobControl: Bool) throws -> String {
         let rider = try RiderProcess.executable().path
         let echoState = #"$(stty -a | tr ' ;' '\n\n' | grep -x -e echo -e -echo)"#
         let job = "sh -c 'echo $$ > \(pidFile.path); exec \(rider) login --email demo@example.com'"
         let lines = jobControl
-            ? ["set -m", job, "echo STOPPED=$? WHILE_STOPPED=\(echoState)", "fg", "echo AFTER=\(echoState)"]
+            ? ["set -m", job, "echo STOPPED=$? WHILE_STOPPED=\(echoState)", "fg",
+               "echo STOPPED=$? SECOND_STOP=\(echoState)", "fg", "echo AFTER=\(echoState)"]
             : [job, "echo STATUS=$? ECHO=\(echoState)"]
         let file = sandbox.root.appendingPathComponent("io/prompt.sh")
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)

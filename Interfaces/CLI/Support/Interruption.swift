@@ -20,23 +20,12 @@ enum Interruption {
         async throws -> Result {
         let task = Task { try await operation() }
         let received = SignalNumber()
-        let queue = DispatchQueue(label: "rider.interruption")
-        var previous: [(Int32, sighandler_t?)] = []
-        var sources: [any DispatchSourceSignal] = []
-        for number in signals {
-            // Ignored while the dispatch source watches it, so the default action cannot strike first.
-            previous.append((number, signal(number, SIG_IGN)))
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                received.set(number)
-                task.cancel()
-            }
-            source.resume()
-            sources.append(source)
+        let watch = SignalWatch(signals, queue: DispatchQueue(label: "rider.interruption")) { number in
+            received.set(number)
+            task.cancel()
         }
         let outcome = await task.result
-        for source in sources { source.cancel() }
-        for (number, handler) in previous { signal(number, handler) }
+        watch.cancel()
         if let number = received.value {
             Console.standardError("rider: " + cancelled)
             signal(number, SIG_DFL)

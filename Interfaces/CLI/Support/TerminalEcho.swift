@@ -15,21 +15,20 @@ import Darwin
 /// - SIGTSTP (Ctrl-Z): echo is restored and the process stops as usual; when `fg` continues it,
 ///   echo goes off again and the prompt is shown again, since the shell has drawn over it.
 ///
-/// The signals are taken through dispatch sources (the process ignores them meanwhile, so the
-/// default action cannot strike first) and handed back on ``restore()``.
+/// The signals are taken through a ``SignalWatch`` (watched before the prompt is shown, so a
+/// Ctrl-Z the moment it appears is caught) and handed back on ``restore()``.
 final class TerminalEcho: @unchecked Sendable {
-    // @unchecked: the stored properties are written in `init` only; `silent` is read by the
-    // handlers, which run one at a time on a serial queue.
+    // @unchecked: the handlers (one at a time, on a serial queue) read only the constants;
+    // `watch` is set in `init` and cleared in `restore()`, both on the prompting thread.
     private let descriptor: Int32
     private let original: termios
     private let silent: termios
     private let prompt: String
-    private var sources: [any DispatchSourceSignal] = []
-    private var previous: [(Int32, sighandler_t?)] = []
+    private var watch: SignalWatch?
     private static let ending = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-    private let queue = DispatchQueue(label: "rider.terminal-echo")
 
-    /// Turns echo off on `descriptor` (keeping the newline the person ends the line with).
+    /// Turns echo off on `descriptor` (keeping the newline the person ends the line with), then
+    /// shows `prompt`, so nothing typed after the prompt appears can be echoed.
     /// - Returns: `nil` when the terminal does not let echo be changed.
     init?(descriptor: Int32, prompt: String) {
         var settings = termios()
@@ -40,47 +39,46 @@ final class TerminalEcho: @unchecked Sendable {
         settings.c_lflag &= ~tcflag_t(ECHO | ECHOE | ECHOK)
         settings.c_lflag |= tcflag_t(ECHONL)
         silent = settings
-        for number in Self.ending + [SIGTSTP, SIGCONT] {
-            previous.append((number, signal(number, SIG_IGN)))
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [weak self] in self?.received(number) }
-            source.resume()
-            sources.append(source)
+        watch = SignalWatch(Self.ending + [SIGTSTP, SIGCONT], queue: DispatchQueue(label: "rider.terminal-echo")) {
+            [weak self] number in self?.received(number)
         }
         guard apply(silent) else {
             restore()
             return nil
         }
+        show(prompt)
     }
 
     /// Puts the terminal back as it was and hands the signals back.
     func restore() {
-        for source in sources { source.cancel() }
-        sources = []
+        watch?.cancel()
+        watch = nil
         _ = apply(original)
-        for (number, handler) in previous { signal(number, handler) }
-        previous = []
     }
 
     private func received(_ number: Int32) {
         switch number {
         case SIGTSTP:
             _ = apply(original)
-            _ = write(descriptor, "\n", 1)
+            show("\n")
             // Stop as Ctrl-Z means: the default action, from a process-wide signal.
             signal(SIGTSTP, SIG_DFL)
             kill(getpid(), SIGTSTP)
         case SIGCONT:
-            // Back from a stop (fg): silent again, and the question asked again.
-            signal(SIGTSTP, SIG_IGN)
+            // Back from a stop (fg): watching Ctrl-Z again, silent again, the question asked again.
+            SignalWatch.rearm(SIGTSTP)
             _ = apply(silent)
-            _ = prompt.withCString { write(descriptor, $0, strlen($0)) }
+            show(prompt)
         default:
             _ = apply(original)
-            _ = write(descriptor, "\n", 1)
+            show("\n")
             signal(number, SIG_DFL)
             kill(getpid(), number)
         }
+    }
+
+    private func show(_ text: String) {
+        _ = text.withCString { write(descriptor, $0, strlen($0)) }
     }
 
     private func apply(_ settings: termios) -> Bool {

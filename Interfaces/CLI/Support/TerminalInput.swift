@@ -24,9 +24,12 @@ enum TerminalInput {
             throw CLIError.usage("There is no terminal to ask on; \(hint).")
         }
         defer { close(descriptor) }
-        show(prompt, on: descriptor)
-        guard !echo else { return try LineInput.readLine(from: descriptor) ?? "" }
-
+        guard !echo else {
+            show(prompt, on: descriptor)
+            return try LineInput.readLine(from: descriptor) ?? ""
+        }
+        // Echo goes off before the prompt shows (as readpassphrase(3) does): whatever is typed
+        // once it is on the screen stays hidden, and a Ctrl-Z at it is caught.
         guard let echo = TerminalEcho(descriptor: descriptor, prompt: prompt) else {
             throw CLIError.usage("The terminal does not allow turning echo off; \(hint).")
         }
