@@ -312,32 +312,48 @@ public actor SQLiteUserCache: UserCache {
             marker = acquired
             checkedAfterUncleanShutdown = wasUnclean && configuration.integrityCheck != .none
         }
-        if configuration.integrityCheck != .none, !CacheFileHeader.isPlausible(configuration.file) {
+        let header = CacheFileHeader.read(configuration.file)
+        if configuration.integrityCheck != .none, !header.isPlausible {
             throw CacheFileError.failedIntegrityCheck
         }
         var settings = GRDB.Configuration()
         settings.busyMode = .timeout(configuration.busyTimeout)
         settings.label = "rider.user-cache"
+        // WAL, so readers in other processes never wait for a writer. A file already in WAL mode
+        // stays so; asking again would make GRDB write to it (it creates and drops a table
+        // whenever the log is empty, as every clean close leaves it).
+        settings.journalMode = header.isWAL ? .default : .wal
+        settings.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         let database = try openConnection(settings)
         do {
             let migrator = UserCacheSchema.migrator
             // Every page is read only when told, or when the last process to use the file ended
             // without closing it; otherwise damage is found where SQLite reports it.
             let checksIntegrity = configuration.integrityCheck == .full || checkedAfterUncleanShutdown
-            // One read answers both questions; the common open (an up-to-date file) then takes
-            // no write lock at all. While another process is creating the schema of a new file,
-            // the migrations table may appear between looking for it and reading it (SQL logic
-            // error): the migrator then settles it under the write lock.
             if checksIntegrity, try database.read({ try String.fetchOne($0, sql: "PRAGMA quick_check") }) != "ok" {
                 throw CacheFileError.failedIntegrityCheck
             }
+            // The common open: the header, with no log beyond it, says the schema is this one.
+            if header.userVersion == UserCacheSchema.version, CacheFileHeader.isCheckpointed(configuration.file) {
+                return database
+            }
+            // One read answers both questions; an up-to-date file then takes no write lock but
+            // the one that records its version. While another process is creating the schema of
+            // a new file, the migrations table may appear between looking for it and reading it
+            // (SQL logic error): the migrator then settles it under the write lock.
             let state = try? database.read { db in
-                (superseded: try migrator.hasBeenSuperseded(db), complete: try migrator.hasCompletedMigrations(db))
+                (superseded: try migrator.hasBeenSuperseded(db), complete: try migrator.hasCompletedMigrations(db),
+                 version: try UInt32.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
             }
             if state?.superseded == true { throw CacheFileError.newerSchema }
             if state?.complete != true {
                 try Self.migrate(database, with: migrator)
                 if try database.read(migrator.hasBeenSuperseded) { throw CacheFileError.newerSchema }
+            }
+            if state?.version != UserCacheSchema.version {
+                try database.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA user_version = \(UserCacheSchema.version)")
+                }
             }
             return database
         } catch {
@@ -359,9 +375,6 @@ public actor SQLiteUserCache: UserCache {
         var pause: TimeInterval = 0.002
         while true {
             do {
-                // WAL, as a pool would set it, so readers in other processes never wait for a writer.
-                var settings = settings
-                settings.journalMode = .wal
                 return try DatabaseQueue(path: configuration.file.path, configuration: settings)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
                 // Blocking on purpose: the actor already blocks on SQLite's own busy waits.

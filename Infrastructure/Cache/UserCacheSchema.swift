@@ -7,6 +7,11 @@ import GRDB
 /// whose schema has migrations this code does not know (written by a newer RiderKit) is treated
 /// like a damaged file: moved aside and rebuilt, since the cache holds nothing the server lacks.
 enum UserCacheSchema {
+    /// How many migrations the current schema has, written to `PRAGMA user_version` once they
+    /// are applied: an open that finds it in the file's header (``CacheFileHeader``) needs no
+    /// look at `grdb_migrations`. Grows with every migration.
+    static let version: UInt32 = 3
+
     /// All migrations, oldest first.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

@@ -22,6 +22,45 @@ struct SQLiteUserCacheMigrationTests {
             try UserCacheSchema.migrator.appliedIdentifiers(db)
         }
         #expect(applied == ["v1-users-and-search", "v2-entity-tags-and-counters", "v3-search-prefix-index"])
+        let header = CacheFileHeader.read(folder.file)
+        #expect(header.userVersion == UserCacheSchema.version && header.isWAL, "\(header)")
+    }
+
+    @Test("reopening a cleanly closed, up-to-date file and reading it leaves the file byte for byte as it was")
+    func ordinaryOpenWritesNothing() async throws {
+        let folder = try CacheFolder()
+        defer { folder.remove() }
+        let first = folder.cache()
+        try await first.store(CacheSamples.riders, at: CacheSamples.epoch)
+        await first.close()
+        let before = try Data(contentsOf: folder.file)
+
+        let again = folder.cache()
+        #expect(try await again.statistics().entries == CacheSamples.riders.count)
+        #expect(try await again.search("jose", page: PageRequest()).total == 1)
+        await again.close()
+
+        let after = try Data(contentsOf: folder.file)
+        #expect(after == before, "no table made and dropped, no version rewritten")
+    }
+
+    @Test("a file from before the schema version was recorded gets it on its next open, and keeps its users")
+    func recordsVersionOnce() async throws {
+        let folder = try CacheFolder()
+        defer { folder.remove() }
+        let first = folder.cache()
+        try await first.store([CacheSamples.riders[0]], at: CacheSamples.epoch)
+        await first.close()
+        let queue = try DatabaseQueue(path: folder.file.path)
+        try await queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 0") }
+        try queue.close()
+        #expect(CacheFileHeader.read(folder.file).userVersion == 0)
+
+        let again = folder.cache()
+        #expect(try await again.statistics().entries == 1)
+        await again.close()
+        #expect(CacheFileHeader.read(folder.file).userVersion == UserCacheSchema.version)
+        #expect(await again.recoveredFiles.isEmpty)
     }
 
     @Test("a file of the first schema keeps its users, which stay searchable, after the upgrade")

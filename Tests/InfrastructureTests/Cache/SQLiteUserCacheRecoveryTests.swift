@@ -88,8 +88,9 @@ struct SQLiteUserCacheRecoveryTests {
         #expect(try await cache.statistics().entries == 0)
     }
 
-    @Test("a file written by a newer schema is moved aside rather than misread")
-    func newerSchema() async throws {
+    @Test("a file written by a newer schema is moved aside rather than misread, whether or not it records its version",
+          arguments: [false, true])
+    func newerSchema(recordsVersion: Bool) async throws {
         let folder = try CacheFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(at: folder.file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -97,6 +98,11 @@ struct SQLiteUserCacheRecoveryTests {
         future.registerMigration("v99-from-the-future") { db in try db.execute(sql: "CREATE TABLE hologram (x)") }
         let queue = try DatabaseQueue(path: folder.file.path)
         try future.migrate(queue)
+        if recordsVersion {
+            try await queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA user_version = \(UserCacheSchema.version + 1)")
+            }
+        }
         try queue.close()
         try folder.makeFilePrivate()
 
