@@ -94,15 +94,14 @@ enum UserCacheQueries {
         let throughEmailOnly = "(\(everywhere)) NOT (\(inName))"
         let total = try matchCount(everywhere, in: db)
         let offset = (page.page - 1) * page.limit
-        var keys = try matchKeys(inName, limit: page.limit, offset: offset, in: db)
-        if keys.count < page.limit, offset + keys.count < total {
+        var records = try matches(inName, limit: page.limit, offset: offset, in: db)
+        if records.count < page.limit, offset + records.count < total {
             // How many name matches precede the email-only group: known from this page unless it
             // started past the last of them.
-            let nameMatches = keys.isEmpty && offset > 0 ? try matchCount(inName, in: db) : offset + keys.count
-            keys += try matchKeys(throughEmailOnly, limit: page.limit - keys.count, offset: max(0, offset - nameMatches),
-                                  in: db)
+            let nameMatches = records.isEmpty && offset > 0 ? try matchCount(inName, in: db) : offset + records.count
+            records += try matches(throughEmailOnly, limit: page.limit - records.count,
+                                   offset: max(0, offset - nameMatches), in: db)
         }
-        let records = try rows(keys, in: db)
         let shown = offset + records.count
         return UserPage(
             users: records.map { $0.toDomain() }, total: total, page: page.page, limit: page.limit,
@@ -130,23 +129,17 @@ enum UserCacheQueries {
                          arguments: [pattern]) ?? 0
     }
 
-    private static func matchKeys(_ pattern: String, limit: Int, offset: Int, in db: Database) throws -> [Int64] {
-        try Int64.fetchAll(
-            db.cachedStatement(sql: "SELECT rowid FROM user_fts WHERE user_fts MATCH ? ORDER BY rowid LIMIT ? OFFSET ?"),
+    /// A page of the users matching `pattern`, in index order: the matches are found and paged
+    /// in the index alone, then joined to their rows, in one statement.
+    private static func matches(_ pattern: String, limit: Int, offset: Int, in db: Database) throws -> [UserRecord] {
+        try UserRecord.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT \(UserRecord.selection)
+                FROM (SELECT rowid AS match_key FROM user_fts WHERE user_fts MATCH ? ORDER BY rowid LIMIT ? OFFSET ?) AS found
+                JOIN user ON user.key = found.match_key
+                ORDER BY found.match_key
+                """),
             arguments: [pattern, limit, offset])
-    }
-
-    /// The users with these keys, in the keys' order.
-    private static func rows(_ keys: [Int64], in db: Database) throws -> [UserRecord] {
-        guard !keys.isEmpty else { return [] }
-        let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
-        // One statement per page size (at most 100), so each is prepared once per connection.
-        let found = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT user.key, \(UserRecord.selection) FROM user WHERE user.key IN (\(placeholders))"),
-            arguments: StatementArguments(keys))
-        var byKey: [Int64: UserRecord] = [:]
-        for row in found { byKey[row["key"]] = try UserRecord(row: row) }
-        return keys.compactMap { byKey[$0] }
     }
 
     /// Entries, oldest stored entry, hits and misses.

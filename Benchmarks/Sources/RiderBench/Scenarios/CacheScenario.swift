@@ -117,10 +117,11 @@ struct CacheScenario {
                 await reopened.close()
             })
         }
-        rows.append(ReportRow(name: "open + first hit + close p50 (default: header check; full check only after an unclean shutdown) vs raw sqlite3 open + SELECT + close",
+        rows.append(ReportRow(name: "open + first hit p50 (default: header check; full check only after an unclean shutdown) vs raw sqlite3 open + SELECT + close",
+                              riderKit: openOnly.p50, floor: rawOpen.p50, unit: "ms"))
+        rows.append(ReportRow(name: "open + first hit + close p50 (the close writes the hit's recency, checkpoints) vs the same raw",
                               riderKit: kitOpen.p50, floor: rawOpen.p50, unit: "ms"))
-        rows.append(ReportRow(name: "of which open + first hit p50 (left) and close p50 (right: writes the hit's recency, checkpoints)",
-                              riderKit: openOnly.p50, floor: closeOnly.p50, unit: "ms"))
+        rows.append(ReportRow(name: "of which the close p50", riderKit: closeOnly.p50, floor: nil, unit: "ms"))
         rows.append(ReportRow(name: "the same with the full check (after an unclean shutdown, or `rider cache check`) vs raw",
                               riderKit: checkedOpen.p50, floor: rawOpen.p50, unit: "ms"))
 
