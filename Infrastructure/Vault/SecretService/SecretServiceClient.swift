@@ -20,32 +20,134 @@ enum SecretServiceClient {
     /// Needed because with a missing or locked collection lookup and clear report "no item"
     /// without any error.
     static func probe(_ cancellable: KeyringCall.Cancellable) throws(VaultError) -> Probe {
+        let service = try connect(cancellable)
+        defer { g_object_unref(UnsafeMutableRawPointer(service)) }
+        return try probe(service, cancellable)
+    }
+
+    /// The probe, then, when the default collection is unlocked, the secret of the first item
+    /// matching `attributes` (`nil` when none does), over one connection to the service.
+    /// A locked collection is reported by the probe and not searched: libsecret's lookup would
+    /// ask for it to be unlocked (a prompt), where RiderKit says it is locked instead.
+    static func read(_ attributes: [String: String],
+                     _ cancellable: KeyringCall.Cancellable) throws(VaultError) -> (probe: Probe, secret: String?) {
+        let service = try connect(cancellable)
+        defer { g_object_unref(UnsafeMutableRawPointer(service)) }
+        let found = try probe(service, cancellable)
+        guard !found.locked else { return (found, nil) }
+        let schema = makeSchema()
+        defer { secret_schema_unref(schema) }
+        let table = makeTable(attributes)
+        defer { g_hash_table_unref(table) }
+        var error: UnsafeMutablePointer<GError>?
+        let value = secret_service_lookup_sync(service, schema, table, cancellable, &error)
+        if let error {
+            if let value { secret_value_unref(UnsafeMutableRawPointer(value)) }
+            throw .unavailable(reason: "the keyring lookup failed (\(take(error, or: "")))")
+        }
+        guard let value else { return (found, nil) }
+        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        guard let text = secret_value_get_text(value) else {
+            throw .unreadableSecret(detail: "it is not text")
+        }
+        return (found, String(cString: text))
+    }
+
+    private static func connect(_ cancellable: KeyringCall.Cancellable) throws(VaultError)
+        -> UnsafeMutablePointer<SecretService> {
         var error: UnsafeMutablePointer<GError>?
         guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, &error) else {
             throw .unavailable(reason: "no Secret Service on the session bus (\(take(error, or: "no answer")))")
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(service)) }
-        let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
-                                                          cancellable, &error)
-        if let error { throw .unavailable(reason: "the default keyring cannot be opened (\(take(error, or: "")))") }
-        guard let collection else {
-            throw .unavailable(reason: "the Secret Service has no default keyring (no `login` collection is set up)")
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(collection)) }
-        return Probe(collectionLabel: name(of: collection), locked: secret_collection_get_locked(collection) != 0)
+        return service
     }
 
-    /// The collection's label, or its D-Bus object path when the label is empty: a KeePassXC
-    /// database made by `keepassxc-cli` has no name, and `its keyring ""` names nothing.
-    private static func name(of collection: UnsafeMutablePointer<SecretCollection>) -> String {
-        if let raw = secret_collection_get_label(collection) {
-            defer { g_free(raw) }
-            let label = String(cString: raw)
-            if !label.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return label }
+    /// Two D-Bus calls — the `default` alias, then the collection's properties — rather than
+    /// libsecret's `SecretCollection`, whose proxy costs six more round trips to set up and
+    /// tear down (match rules, name owner, properties): a third of what `rider whoami` said to
+    /// the keyring (docs/performance.md).
+    private static func probe(_ service: UnsafeMutablePointer<SecretService>,
+                              _ cancellable: KeyringCall.Cancellable) throws(VaultError) -> Probe {
+        let path: String
+        do {
+            let reply = try call(service, path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
+                                 method: "ReadAlias", "default", cancellable)
+            defer { g_variant_unref(reply) }
+            guard let alias = child(reply) else { throw GLibFailure(message: "no answer") }
+            defer { g_variant_unref(alias) }
+            path = string(alias) ?? "/"
+        } catch {
+            throw .unavailable(reason: "the default keyring cannot be opened (\(error))")
         }
-        let proxy = UnsafeMutableRawPointer(collection).assumingMemoryBound(to: GDBusProxy.self)
-        guard let path = g_dbus_proxy_get_object_path(proxy) else { return "default" }
-        return String(cString: path)
+        guard path != "/" else {
+            throw .unavailable(reason: "the Secret Service has no default keyring (no `login` collection is set up)")
+        }
+        let properties: OpaquePointer
+        do {
+            let reply = try call(service, path: path, interface: "org.freedesktop.DBus.Properties", method: "GetAll",
+                                 "org.freedesktop.Secret.Collection", cancellable)
+            defer { g_variant_unref(reply) }
+            guard let all = child(reply) else { throw GLibFailure(message: "no properties") }
+            properties = all
+        } catch {
+            throw .unavailable(reason: "the default keyring cannot be opened (\(error))")
+        }
+        defer { g_variant_unref(properties) }
+        let locked = value(of: "Locked", in: properties)
+        defer { if let locked { g_variant_unref(locked) } }
+        let label = value(of: "Label", in: properties)
+        defer { if let label { g_variant_unref(label) } }
+        let isLocked = locked.map { String(cString: g_variant_get_type_string($0)) == "b" && g_variant_get_boolean($0) != 0 }
+        // The label, or the object path when it is empty: a KeePassXC database made by
+        // `keepassxc-cli` has no name, and `its keyring ""` names nothing.
+        let name = label.flatMap(string).flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        return Probe(collectionLabel: name ?? path, locked: isLocked ?? true)
+    }
+
+    /// Calls `method` with string arguments on the service's connection; the reply is the
+    /// caller's to unref.
+    private static func call(_ service: UnsafeMutablePointer<SecretService>, path: String, interface: String,
+                             method: String, _ argument: String,
+                             _ cancellable: KeyringCall.Cancellable) throws(GLibFailure) -> OpaquePointer {
+        let proxy = UnsafeMutableRawPointer(service).assumingMemoryBound(to: GDBusProxy.self)
+        guard let connection = g_dbus_proxy_get_connection(proxy), let name = g_dbus_proxy_get_name(proxy) else {
+            throw GLibFailure(message: "not connected")
+        }
+        // Floating references: the tuple takes the string, the call takes the tuple.
+        var arguments: [OpaquePointer?] = [g_variant_new_string(argument)]
+        let parameters = g_variant_new_tuple(&arguments, 1)
+        var error: UnsafeMutablePointer<GError>?
+        let reply = g_dbus_connection_call_sync(connection, name, path, interface, method, parameters, nil,
+                                                G_DBUS_CALL_FLAGS_NONE, -1, cancellable, &error)
+        if let error {
+            if let reply { g_variant_unref(reply) }
+            throw GLibFailure(message: take(error, or: "no answer"))
+        }
+        guard let reply else { throw GLibFailure(message: "no answer") }
+        return reply
+    }
+
+    /// A GLib call's failure, as its message.
+    private struct GLibFailure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    /// The first child of a reply tuple (a new reference), or `nil` when it has none.
+    private static func child(_ tuple: OpaquePointer) -> OpaquePointer? {
+        g_variant_n_children(tuple) > 0 ? g_variant_get_child_value(tuple, 0) : nil
+    }
+
+    /// The value of `key` in an `a{sv}` dictionary (a new reference), or `nil`.
+    private static func value(of key: String, in dictionary: OpaquePointer) -> OpaquePointer? {
+        g_variant_lookup_value(dictionary, key, nil)
+    }
+
+    /// The text of a string or object-path variant, or `nil` for any other type.
+    private static func string(_ variant: OpaquePointer) -> String? {
+        let type = String(cString: g_variant_get_type_string(variant))
+        guard type == "s" || type == "o", let text = g_variant_get_string(variant, nil) else { return nil }
+        return String(cString: text)
     }
 
     /// Writes `secret` to the item(s) with these attributes, or creates one in the default
@@ -128,24 +230,6 @@ enum SecretServiceClient {
             throw .unavailable(reason: "the keyring search failed (\(take(error, or: "")))")
         }
         return items
-    }
-
-    /// The secret of the first item matching `attributes`, or `nil` when none does.
-    static func lookup(_ attributes: [String: String],
-                       _ cancellable: KeyringCall.Cancellable) throws(VaultError) -> String? {
-        let schema = makeSchema()
-        defer { secret_schema_unref(schema) }
-        let table = makeTable(attributes)
-        defer { g_hash_table_unref(table) }
-        var error: UnsafeMutablePointer<GError>?
-        let raw = secret_password_lookupv_sync(schema, table, cancellable, &error)
-        if let error {
-            if let raw { secret_password_free(raw) }
-            throw .unavailable(reason: "the keyring lookup failed (\(take(error, or: "")))")
-        }
-        guard let raw else { return nil }
-        defer { secret_password_free(raw) }
-        return String(cString: raw)
     }
 
     /// Removes every item matching `attributes`; returns whether any was removed.

@@ -63,6 +63,10 @@ public actor SecretServiceTokenVault: TokenVault {
         let probe = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
             try SecretServiceClient.probe(cancellable)
         }
+        return try Self.unlocked(probe)
+    }
+
+    private static func unlocked(_ probe: SecretServiceClient.Probe) throws(VaultError) -> String {
         guard !probe.locked else {
             throw .unavailable(reason: "the keyring \"\(probe.collectionLabel)\" is locked; unlock it (log in to "
                 + "the desktop session) or use the encrypted file")
@@ -85,12 +89,12 @@ public actor SecretServiceTokenVault: TokenVault {
     /// The stored session and the account it is filed under.
     /// - Throws: ``VaultError``; a foreign or damaged secret is ``VaultError/unreadableSecret(detail:)``.
     public func load() async throws(VaultError) -> (session: Session, account: String)? {
-        _ = try await checkAvailable()
         let attributes = baseAttributes
-        let secret = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
-            try SecretServiceClient.lookup(attributes, cancellable)
+        let read = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
+            try SecretServiceClient.read(attributes, cancellable)
         }
-        guard let secret else { return nil }
+        _ = try Self.unlocked(read.probe)
+        guard let secret = read.secret else { return nil }
         let serialized = try KeyringSecretEncoding.decode(secret)
         let stored: StoredSession
         do {
