@@ -101,7 +101,8 @@ enum SecretServiceClient {
         // The label, or the object path when it is empty: a KeePassXC database made by
         // `keepassxc-cli` has no name, and `its keyring ""` names nothing.
         let name = label.flatMap(string).flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
-        return Probe(collectionLabel: name ?? path, locked: isLocked ?? true)
+        // A provider that does not say is taken as unlocked, as libsecret's collection took it.
+        return Probe(collectionLabel: name ?? path, locked: isLocked ?? false)
     }
 
     /// Calls `method` with string arguments on the service's connection; the reply is the
