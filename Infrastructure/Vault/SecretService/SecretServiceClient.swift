@@ -17,8 +17,8 @@ enum SecretServiceClient {
 
     /// Whether a Secret Service answers and has an unlocked default collection.
     ///
-    /// Needed because with a missing or locked collection lookup and clear report "no item"
-    /// without any error.
+    /// Needed because with a missing collection lookup and clear report "no item" without any
+    /// error, and on a locked one libsecret's lookup asks for it to be unlocked (a prompt).
     static func probe(_ cancellable: KeyringCall.Cancellable) throws(VaultError) -> Probe {
         let service = try connect(cancellable)
         defer { g_object_unref(UnsafeMutableRawPointer(service)) }
