@@ -19,7 +19,8 @@ struct UserRecord: Sendable, FetchableRecord {
         + "user.created_at, user.stored_at, user.entity_tag"
 
     /// Reads the columns by position: GRDB finds a column by name with a case-insensitive scan
-    /// of the row's columns, eight times per record — a fifth of a 20-row search page.
+    /// of the row's columns, which by name would be eight scans per record (the search page's
+    /// share of this is in docs/performance.md).
     init(row: Row) throws {
         id = row[0]
         email = row[1]

@@ -105,7 +105,7 @@ enum SecretServiceClient {
         return Probe(collectionLabel: name ?? path, locked: isLocked ?? false)
     }
 
-    /// Calls `method` with string arguments on the service's connection; the reply is the
+    /// Calls `method` with one string argument on the service's connection; the reply is the
     /// caller's to unref.
     private static func call(_ service: UnsafeMutablePointer<SecretService>, path: String, interface: String,
                              method: String, _ argument: String,
