@@ -1,0 +1,89 @@
+import Foundation
+
+/// A target #19 set for a row of the table, judged on one run: met, or missed by how much and
+/// why, so `make bench` itself says it, not only docs/performance.md. A missed target does not
+/// fail the run: the table is the measurement, the target a promise that may not be kept yet.
+struct BenchTarget {
+    enum Measure {
+        /// RiderKit ÷ floor.
+        case ratio
+        /// RiderKit's own figure, in the row's unit.
+        case value
+    }
+
+    let claim: String
+    /// The start of the scenario's title and of the row's name.
+    let scenario: String
+    let row: String
+    let measure: Measure
+    let limit: Double
+    let higherIsBetter: Bool
+    /// Why the target is missed when it is, with where the profile is.
+    let whyMissed: String
+
+    private static let profiles = "docs/performance.md, \"Where a person waits (#19)\""
+
+    static let all: [BenchTarget] = [
+        BenchTarget(claim: "cache open + first hit ≤ 2× the raw open", scenario: "User cache", row: "open + first hit p50",
+                    measure: .ratio, limit: 2, higherIsBetter: false,
+                    whyMissed: "GRDB's connection set-up and the first lookup (\(profiles), Cache open)"),
+        BenchTarget(claim: "cache hit by id ≤ 1.5× the raw read + bump + count", scenario: "User cache",
+                    row: "cache hit by id p50 vs the raw read", measure: .ratio, limit: 1.5, higherIsBetter: false,
+                    whyMissed: "the actor hop and the record's decoding (\(profiles), Reads do not write)"),
+        BenchTarget(claim: "GetUser cache-first ≤ 3× a plain SELECT", scenario: "User cache", row: "GetUser (cache-first",
+                    measure: .ratio, limit: 3, higherIsBetter: false,
+                    whyMissed: "the actor hop and the record's decoding (\(profiles), Reads do not write)"),
+        BenchTarget(claim: "FTS prefix search p50 ≤ 1.2× raw", scenario: "User cache", row: "FTS prefix search p50",
+                    measure: .ratio, limit: 1.2, higherIsBetter: false,
+                    whyMissed: "the count and page statements and decoding (\(profiles), Search)"),
+        BenchTarget(claim: "whole stack with cache writes ≥ 0.85 of the bare transport", scenario: "Request overhead",
+                    row: "sequential throughput, the answer also written", measure: .ratio, limit: 0.85, higherIsBetter: true,
+                    whyMissed: "the batch writes (\(profiles), Writes behind)"),
+        BenchTarget(claim: "requests ≥ 0.95 of the bare transport, sequential", scenario: "Request overhead",
+                    row: "sequential throughput|", measure: .ratio, limit: 0.95, higherIsBetter: true,
+                    whyMissed: "scheduler wake-ups and executor hops per request, and decoding the answer (perf stat and "
+                        + "perf record of each path alone: \(profiles), Requests)"),
+        BenchTarget(claim: "requests ≥ 0.95 of the bare transport, 32 tasks", scenario: "Request overhead",
+                    row: "32 concurrent tasks: throughput", measure: .ratio, limit: 0.95, higherIsBetter: true,
+                    whyMissed: "scheduler wake-ups and executor hops per request, and decoding the answer (\(profiles), Requests)"),
+        BenchTarget(claim: "storm ≤ 1.5× the valid-token burst when the client knows the token expired",
+                    scenario: "Refresh storm", row: "the same when the client knows", measure: .ratio, limit: 1.5,
+                    higherIsBetter: false, whyMissed: "the per-request cost above, on 1,000 requests (\(profiles), Storms)"),
+        BenchTarget(claim: "`rider --help` ≤ 5 ms p50", scenario: "CLI start", row: "`rider --help` p50 (static",
+                    measure: .value, limit: 5, higherIsBetter: false,
+                    whyMissed: "the dynamic loader and the Swift runtime's conformance scans over every module linked "
+                        + "into the one executable (perf: \(profiles), CLI start)"),
+        BenchTarget(claim: "`rider whoami` from the cache, keyring ≤ 15 ms p50", scenario: "CLI start",
+                    row: "`rider whoami` from the cache, Secret Service vault p50", measure: .value, limit: 15,
+                    higherIsBetter: false,
+                    whyMissed: "the process start, and libsecret's Diffie-Hellman session with the keyring, computed "
+                        + "in rider and then in the daemon (perf: \(profiles), Keyring)"),
+        BenchTarget(claim: "`rider whoami` from the cache, encrypted file after the first unlock ≤ 20 ms p50",
+                    scenario: "CLI start", row: "`rider whoami` from the cache, encrypted-file vault, unlocked once",
+                    measure: .value, limit: 20, higherIsBetter: false,
+                    whyMissed: "the process start (perf: \(profiles), CLI start)"),
+    ]
+
+    /// One line for this target, or `nil` when the run has no such row (a scenario left out).
+    func judge(_ reports: [ScenarioReport]) -> String? {
+        // A row name ending in "|" must match exactly (several rows start alike).
+        let exact = row.hasSuffix("|")
+        let name = exact ? String(row.dropLast()) : row
+        guard let found = reports.first(where: { $0.scenario.hasPrefix(scenario) })?.rows
+            .first(where: { exact ? $0.name == name : $0.name.hasPrefix(name) }) else { return nil }
+        let measured: Double
+        switch measure {
+        case .ratio:
+            guard let ratio = found.ratio else { return nil }
+            measured = ratio
+        case .value:
+            measured = found.riderKit
+        }
+        let shown = measure == .ratio ? String(format: "%.2f×", measured) : ReportTable.format(measured, found.unit)
+        let met = higherIsBetter ? measured >= limit : measured <= limit
+        if met { return "MET     \(claim): \(shown)" }
+        let by = measure == .ratio ? String(format: "by %.2f", abs(measured - limit))
+            : String(format: "%.1f× the target", measured / limit)
+        return "MISSED  \(claim): \(shown), \(by); why: \(whyMissed)"
+    }
+}
