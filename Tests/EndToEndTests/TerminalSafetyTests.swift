@@ -136,16 +136,9 @@ struct TerminalSafetyTests {
     }
 
     /// Waits until the screen shows the password prompt again below the line `marker` is on.
-    private func waitForPrompt(after marker: String, on terminal: TerminalSession,
-                               timeout: Duration = .seconds(30)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let screen = try terminal.screen()
-            if let below = screen.components(separatedBy: marker).last, below.contains("Password:") { return }
-            guard ContinuousClock.now < deadline else {
-                throw TerminalSession.Failure(description: "the prompt was never shown again; the terminal shows:\n\(screen)")
-            }
-            try await Task.sleep(for: .milliseconds(100))
+    private func waitForPrompt(after marker: String, on terminal: TerminalSession) async throws {
+        try await terminal.waitUntil("showed the prompt again after \(marker)", timeout: .seconds(30)) { screen in
+            screen.components(separatedBy: marker).last?.contains("Password:") == true
         }
     }
 }

@@ -33,12 +33,20 @@ struct TerminalSession {
     /// Waits until the screen contains `text` (a hang detector: fails after `timeout`).
     @discardableResult
     func waitFor(_ text: String, timeout: Duration = .seconds(60)) async throws -> String {
+        try await waitUntil("showed \(text.debugDescription)", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until what the screen shows satisfies `condition`, and returns it; after `timeout`
+    /// fails saying the terminal never `what` and what it shows.
+    @discardableResult
+    func waitUntil(_ what: String, timeout: Duration = .seconds(60),
+                   _ condition: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
             let shown = try screen()
-            if shown.contains(text) { return shown }
+            if condition(shown) { return shown }
             guard ContinuousClock.now < deadline else {
-                throw Failure(description: "the terminal never showed \(text.debugDescription); it shows:\n\(shown)")
+                throw Failure(description: "the terminal never \(what); it shows:\n\(shown)")
             }
             try await Task.sleep(for: .milliseconds(100))
         }
