@@ -44,12 +44,6 @@ final class SignalWatch: @unchecked Sendable {
         for number in signals { Self.routeToDispatch(number) }
     }
 
-    /// Puts back dispatch's action for `number` after a handler used the default action (to
-    /// stop, say) and the process goes on watching.
-    static func rearm(_ number: Int32) {
-        routeToDispatch(number)
-    }
-
     /// Stops watching and hands every signal back to the action it had before.
     func cancel() {
         for source in sources { source.cancel() }
@@ -68,8 +62,9 @@ final class SignalWatch: @unchecked Sendable {
 
     /// Makes sure `number` reaches dispatch: the first watch records the action dispatch
     /// installed; later watches find the signal still ignored (dispatch did not install it
-    /// again) and put the recorded one back.
-    private static func routeToDispatch(_ number: Int32) {
+    /// again) and put the recorded one back. Also called after a handler used the default
+    /// action (to stop, say) while the watch goes on.
+    static func routeToDispatch(_ number: Int32) {
         lock.withLock {
             var current = sigaction()
             sigaction(number, nil, &current)

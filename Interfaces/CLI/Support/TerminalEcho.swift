@@ -66,7 +66,7 @@ final class TerminalEcho: @unchecked Sendable {
             kill(getpid(), SIGTSTP)
         case SIGCONT:
             // Back from a stop (fg): watching Ctrl-Z again, silent again, the question asked again.
-            SignalWatch.rearm(SIGTSTP)
+            SignalWatch.routeToDispatch(SIGTSTP)
             _ = apply(silent)
             show(prompt)
         default:
