@@ -29,9 +29,8 @@ enum OpenAPIConversion {
         for field in request.headerFields {
             headers.add(field.name.rawName, conditionalHeaders.contains(field.name) ? unescaped(field.value) : field.value)
         }
-        let data: Data? = if let body { Data(try await [UInt8](collecting: body, upTo: maximumBodyBytes)) } else { nil }
         return RiderDomain.HTTPRequest(method: RiderDomain.HTTPMethod(rawValue: request.method.rawValue), url: url,
-                                       headers: headers, body: data)
+                                       headers: headers, body: try await collected(body))
     }
 
     /// The headers whose values are entity tags: generated code percent-encodes header parameters
@@ -85,7 +84,12 @@ enum OpenAPIConversion {
     static func response(_ response: HTTPTypes.HTTPResponse, body: HTTPBody?) async throws -> RiderDomain.HTTPResponse {
         var headers = RiderDomain.HTTPHeaders()
         for field in response.headerFields { headers.add(field.name.rawName, field.value) }
-        let data: Data = if let body { Data(try await [UInt8](collecting: body, upTo: maximumBodyBytes)) } else { Data() }
-        return RiderDomain.HTTPResponse(status: response.status.code, headers: headers, body: data)
+        return RiderDomain.HTTPResponse(status: response.status.code, headers: headers, body: try await collected(body) ?? Data())
+    }
+
+    /// `body` read whole, up to ``maximumBodyBytes``.
+    private static func collected(_ body: HTTPBody?) async throws -> Data? {
+        guard let body else { return nil }
+        return Data(try await [UInt8](collecting: body, upTo: maximumBodyBytes))
     }
 }
