@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test install deps build build-tests check docs test-swift test-keepassxc race-check bench-smoke bench fuzz fuzz-smoke stress examples clean
+.PHONY: help demo test install static-rider deps build build-tests check docs test-swift test-keepassxc race-check bench-smoke bench fuzz fuzz-smoke stress examples clean
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
@@ -86,11 +86,10 @@ bench-smoke:
 # Release build, then every scenario next to its floor, inside a private keyring session so the
 # Secret Service rows are measured too. `rider-bench --help` lists the scenarios and sizes.
 # The `rider` measured is the statically linked one `make install` installs (RIDER_CLI).
-bench: deps
+bench: deps static-rider
 	$(SWIFT) build -c release --product rider-bench
 	$(SWIFT) build -c release --product rider-server
 	$(SWIFT) build -c release --product rider
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --product rider
 	RIDER_CLI=$(STATIC_BUILD)/release/rider scripts/with-keyring.sh "$$($(SWIFT) build -c release --show-bin-path)/rider-bench"
 	# The peer rows (#20): a generated OpenAPI client with a bearer middleware, with RiderKit's
 	# middleware, and RiderKit's own API, each against the bare transport.
@@ -139,8 +138,7 @@ examples:
 # zsh and fish. DESTDIR is honoured for packaging.
 PREFIX ?= /usr/local
 STATIC_BUILD := .build-static
-install: deps
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --product rider
+install: static-rider
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
@@ -150,6 +148,10 @@ install: deps
 	$(STATIC_BUILD)/release/rider --generate-completion-script zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_rider
 	$(STATIC_BUILD)/release/rider --generate-completion-script fish >$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/rider.fish
 	@echo "installed rider, its manual page (man rider) and completions under $(DESTDIR)$(PREFIX)"
+
+# The `rider` make install installs and make bench measures.
+static-rider: deps
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --product rider
 
 clean:
 	rm -rf .build $(STATIC_BUILD) .venv .venv-peer Sanitizers/.build Fuzz/.build Examples/EmbeddingApp/.build Examples/GeneratedClient/.build
