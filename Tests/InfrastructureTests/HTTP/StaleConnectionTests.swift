@@ -17,8 +17,12 @@ import Glibc
 @Suite("AsyncHTTPClientTransport: connections the server closes while idle")
 struct StaleConnectionTests {
     /// Answers each request on a connection with 200, keeps it alive, and closes it once it has
-    /// been idle for `idle` milliseconds, without reading what may have arrived meanwhile (so a
-    /// request that raced the close is reset, as a real server's close does).
+    /// been idle for `idle` milliseconds after an answer, without reading what may have arrived
+    /// meanwhile (so a request that raced the close is reset, as a real server's close does). A
+    /// new connection waits up to 10 s for its first request, as real servers do (nginx's
+    /// `client_header_timeout` against its `keepalive_timeout`): closing it after 50 ms too made
+    /// the test fail whenever the loaded machine took that long between connecting and writing,
+    /// a close no real server makes and no client can tell from a read request.
     static func idleClosingServer(idle: Int32, connections: Counter = Counter())
         throws -> (TestSupport.LoopbackListener, Counter)
     {
@@ -26,9 +30,11 @@ struct StaleConnectionTests {
         let listener = try TestSupport.LoopbackListener(concurrently: true) { descriptor in
             connections.increment()
             defer { close(descriptor) }
+            var wait: Int32 = 10_000
             while true {
                 var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&ready, 1, idle) > 0, let request = LoopbackSocket.readRequest(descriptor) else { return }
+                guard poll(&ready, 1, wait) > 0, let request = LoopbackSocket.readRequest(descriptor) else { return }
+                wait = idle
                 served.increment()
                 let body = "ok \(request.body.count)"
                 LoopbackSocket.write(descriptor, Array(("HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\n"
