@@ -79,7 +79,7 @@ package struct RedirectMiddleware: HTTPMiddleware {
     }
 
     /// scheme://host:port with the default port made explicit, so `https://a` and `https://a:443` match.
-    static func origin(of url: URL) -> String {
+    package static func origin(of url: URL) -> String {
         let scheme = url.scheme?.lowercased() ?? ""
         let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
         return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"

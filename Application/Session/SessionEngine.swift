@@ -24,6 +24,8 @@ public actor SessionEngine {
     private let lock: any RefreshLock
     /// The clock every decision about expiry and backoff is made with.
     package nonisolated let clock: any Clock
+    /// The API's base URL: the origin the session's access token is sent to, and no other.
+    package nonisolated var apiBaseURL: URL { configuration.baseURL }
 
     /// Where the session stands, as one value: "loaded", "signed in" and "expired" can never
     /// disagree. See `docs/session.md` for the transitions.

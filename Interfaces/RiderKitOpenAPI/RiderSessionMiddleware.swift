@@ -27,6 +27,13 @@ import RiderKit
 /// - the identity headers (`User-Agent`, `Accept-Language`), the metrics and the request log
 ///   RiderKit was configured with.
 ///
+/// The session's token goes only to the session's own API origin (the scheme, host and port of
+/// `rider.api.baseURL`, which is https or loopback): a request whose server URL is another origin
+/// — another host, another port, plain http — is sent through `next` as it is, without
+/// credentials and without RiderKit's steps, so it can neither carry the token nor wait on a
+/// renewal or a sign-in. (It is not refused, so a document whose public operations live on
+/// another server keeps working; such a server answers 401 where it wants a token.)
+///
 /// `If-Match` and `If-None-Match` go out as the program gave them: generated code percent-encodes
 /// header parameters (apple/swift-openapi-generator#857), which would turn an entity tag's quotes
 /// into `%22` and make every conditional request fail.
@@ -36,10 +43,13 @@ import RiderKit
 /// 8 MiB) so that a request can be sent again.
 public struct RiderSessionMiddleware: ClientMiddleware {
     private let steps: [any HTTPMiddleware]
+    /// The session's API origin, default port explicit: the only origin its token is sent to.
+    private let apiOrigin: String
 
     /// - Parameter rider: the session, and the steps and settings it was configured with.
     public init(_ rider: RiderKit) {
         steps = rider.authorizedSteps
+        apiOrigin = RedirectMiddleware.origin(of: rider.api.baseURL)
     }
 
     /// Sends `request` through RiderKit's steps, then through `next`.
@@ -49,6 +59,8 @@ public struct RiderSessionMiddleware: ClientMiddleware {
         _ request: HTTPTypes.HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPTypes.HTTPRequest, HTTPBody?, URL) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?) {
+        // Decided before the body is collected: a streamed body can be read only once.
+        guard RedirectMiddleware.origin(of: baseURL) == apiOrigin else { return try await next(request, body, baseURL) }
         let outgoing = try await OpenAPIConversion.request(request, body: body, baseURL: baseURL)
         let options = RequestOptions(isAuthorized: true, retryPolicy: .default(for: outgoing.method))
         return OpenAPIConversion.response(try await send(outgoing, options: options, from: 0, next: next))

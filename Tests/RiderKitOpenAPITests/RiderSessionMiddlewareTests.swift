@@ -82,4 +82,29 @@ struct RiderSessionMiddlewareTests {
         #expect(baseURL.absoluteString == "https://api.example.com")
         #expect(try await String(collecting: try #require(body), upTo: 100) == "{\"a\":1}")
     }
+
+    @Test("the token goes only to the session's API origin: another host, port or scheme gets the request without it",
+          arguments: ["http://127.0.0.1:1", "http://api.example.com", "https://api.example.com",
+                      "http://localhost:1/v1"])
+    func otherOriginsGetNoToken(serverURL: String) async throws {
+        try await withReferenceServer { server in
+            let rider = try server.riderKit()
+            _ = try await rider.login(.referenceDemo)
+            let seen = Seen()
+            let elsewhere = try #require(URL(string: serverURL))
+            let request = HTTPTypes.HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/auth/me")
+            let (response, _) = try await RiderSessionMiddleware(rider).intercept(
+                request, body: nil, baseURL: elsewhere, operationID: "test"
+            ) { request, _, baseURL in
+                seen.append(request)
+                #expect(baseURL == elsewhere)
+                return (HTTPTypes.HTTPResponse(status: .unauthorized), nil)
+            }
+
+            #expect(response.status == .unauthorized, "handed back as it came, not renewed")
+            #expect(seen.all.count == 1)
+            #expect(seen.all.first?.headerFields[.authorization] == nil)
+            #expect(await server.store.stats().refreshGrants == 0)
+        }
+    }
 }
