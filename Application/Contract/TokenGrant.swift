@@ -42,7 +42,7 @@ package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDe
         guard let user = userID ?? fallbackUserID ?? previous?.userID else {
             throw RiderError.malformedResponse("the token response does not say which user it is for")
         }
-        return Session(
+        var session = Session(
             accessToken: accessToken,
             refreshToken: refreshToken ?? previous?.refreshToken,
             expiresAt: effectiveLifetime(at: now, clockSkew: clockSkew).map { now.addingTimeInterval($0) },
@@ -52,6 +52,10 @@ package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDe
             issuedAt: now,
             identity: identity ?? previous?.identity
         )
+        // A refreshed session is the same grant: it stays bound where the sign-in was, never to
+        // what the configuration says now.
+        session.revocationOrigin = previous?.revocationOrigin
+        return session
     }
 
     /// Seconds from `now` (device clock) until the access token expires, when known.

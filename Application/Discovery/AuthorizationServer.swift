@@ -87,6 +87,37 @@ package struct AuthorizationServer: Sendable {
         return try await discovery.metadata().metadata.endpoints.revocation == nil ? nil : resolved
     }
 
+    /// The configuration to revoke `session`'s tokens with, once its revocation endpoint is found
+    /// to be where the session was issued: the origin it recorded at sign-in
+    /// (``Session/revocationOrigin``), or — for a session that recorded none — its API's or token
+    /// endpoint's origin, to which the vault has already bound it. A stored token is sent to no
+    /// endpoint the session was not issued with, however the configuration changed since.
+    /// - Parameter session: the session whose tokens are to be revoked.
+    /// - Returns: the configuration, or `nil` when there is nowhere to revoke.
+    /// - Throws: `RiderError.storage(_:)` when the revocation endpoint is on another origin than
+    ///   the session's (nothing is sent); what ``revocationConfiguration()`` throws.
+    package func revocationConfiguration(for session: Session) async throws -> APIConfiguration? {
+        guard let resolved = try await revocationConfiguration() else { return nil }
+        let endpoint = try resolved.url(for: resolved.revokePath)
+        let target = RedirectMiddleware.origin(of: endpoint)
+        let bound = session.revocationOrigin.map { [$0] } ?? [resolved.origin, resolved.tokenEndpointOrigin]
+        guard bound.contains(where: { URL(string: $0).map(RedirectMiddleware.origin(of:)) == target }) else {
+            let issued = session.revocationOrigin.map { "its revocation endpoint on \($0)" }
+                ?? "no revocation endpoint beside \(Set(bound).sorted().joined(separator: " and "))"
+            throw RiderError.storage("the session was issued with \(issued), but the revocation endpoint now "
+                + "configured is on \(APIConfiguration.origin(of: endpoint)); its tokens were not sent there")
+        }
+        return resolved
+    }
+
+    /// The origin of the revocation endpoint a session signed in now is issued with, recorded with
+    /// it (``Session/revocationOrigin``); `nil` when there is none.
+    package func revocationOrigin() async -> String? {
+        guard let resolved = try? await revocationConfiguration(),
+              let endpoint = try? resolved.url(for: resolved.revokePath) else { return nil }
+        return APIConfiguration.origin(of: endpoint)
+    }
+
     /// The device authorization endpoint (RFC 8628): set explicitly, else the issuer's.
     /// - Throws: `RiderError.invalidConfiguration(_:)` when neither names one (the provider
     ///   offers no device sign-in, or no issuer is configured); what discovery throws.

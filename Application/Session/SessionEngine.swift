@@ -370,6 +370,8 @@ public actor SessionEngine {
             session.userID = account.id
             if session.role == nil { session.role = account.role }
         }
+        // Where its tokens may be revoked is fixed now, by the configuration it was issued with.
+        session.revocationOrigin = await authorizationServer.revocationOrigin()
         do {
             try await establish(session)
         } catch {

@@ -34,7 +34,9 @@ public struct Logout: Sendable {
         self.clearsCache = clearsCache
     }
 
-    /// - Throws: `RiderError.storage(_:)` when the local session cannot be removed.
+    /// - Throws: `RiderError.storage(_:)` when the local session cannot be removed, or when the
+    ///   revocation endpoint configured now is not the one the session was issued with: then nothing
+    ///   is sent and the session is kept, so that it can still be revoked where it belongs.
     @discardableResult
     public func callAsFunction() async throws -> Outcome {
         let stored: Session?
@@ -56,6 +58,11 @@ public struct Logout: Sendable {
         var revoked: Bool
         do {
             revoked = try await api.revoke(session)
+        } catch let refusal as RiderError where refusal.code == .storage {
+            // The configuration names another server to revoke at than the session's own: telling
+            // that one would hand it the tokens, and ending the session here without telling its
+            // own server would leave them live there. Neither happens; the caller hears why.
+            throw refusal
         } catch {
             // Being offline (or cancelled) must not keep anyone signed in on this machine.
             revoked = false

@@ -21,6 +21,12 @@ public struct Session: Hashable, Sendable, CustomStringConvertible, CustomDebugS
     /// The OpenID identity of the account (email, name, and whether the id_token or the userinfo
     /// endpoint told it), for sessions from a provider that gave one.
     public var identity: AccountIdentity?
+    /// The origin (`scheme://host[:port]`) of the revocation endpoint the session was issued with:
+    /// its tokens are revoked there and nowhere else, whatever is configured later. `nil` for a
+    /// session from a RiderKit that did not record it, or from a provider with no revocation
+    /// endpoint: its tokens then go only to its API's or token endpoint's origin. Kept by the
+    /// vault with the session, and carried over by every refresh.
+    package var revocationOrigin: String?
 
     public init(
         accessToken: String,

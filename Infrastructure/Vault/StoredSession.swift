@@ -20,6 +20,9 @@ struct StoredSession: Codable, Sendable {
     var tokenEndpointOrigin: String?
     /// The OpenID identity; absent from files written before it existed, and ignored by them.
     var identity: AccountIdentity?
+    /// Where the session's tokens may be revoked (``Session/revocationOrigin``); absent from files
+    /// written before it was recorded.
+    var revocationOrigin: String?
 
     enum CodingKeys: String, CodingKey {
         case version
@@ -33,6 +36,7 @@ struct StoredSession: Codable, Sendable {
         case apiOrigin = "api_origin"
         case tokenEndpointOrigin = "token_endpoint_origin"
         case identity
+        case revocationOrigin = "revocation_origin"
     }
 
     init(_ session: Session, binding: SessionBinding?) {
@@ -47,6 +51,7 @@ struct StoredSession: Codable, Sendable {
         apiOrigin = binding?.apiOrigin
         tokenEndpointOrigin = binding?.tokenEndpointOrigin
         identity = session.identity
+        revocationOrigin = session.revocationOrigin
     }
 
     /// The server recorded with the session; `nil` for a version 1 session.
@@ -56,9 +61,11 @@ struct StoredSession: Codable, Sendable {
     }
 
     func toDomain() -> Session {
-        Session(accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt,
-                userID: UserID(userID), role: role.map(Role.init(rawValue:)), tokenType: tokenType,
-                issuedAt: issuedAt, identity: identity)
+        var session = Session(accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiresAt,
+                              userID: UserID(userID), role: role.map(Role.init(rawValue:)), tokenType: tokenType,
+                              issuedAt: issuedAt, identity: identity)
+        session.revocationOrigin = revocationOrigin
+        return session
     }
 
     func encoded() throws -> Data {

@@ -57,4 +57,28 @@ struct SessionBindingTests {
         #expect(thief.requests.isEmpty, "the redirect target received \(thief.requests.count) requests")
         #expect(!login.stdout.contains(Demo.password) && !login.stderr.contains(Demo.password))
     }
+
+    @Test("a revocation endpoint configured after sign-in on another origin gets nothing: logout refuses, keeps the session")
+    func revocationGoesOnlyWhereTheSessionWasIssued() async throws {
+        let stranger = try CannedHTTPServer(response: "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        defer { stranger.stop() }
+        try await withSandboxedReferenceServer { server, sandbox in
+            let login = try await sandbox.loginAsDemo()
+            #expect(login.status == 0, "\(login)")
+
+            let moved = ["RIDER_REVOKE_PATH": "\(stranger.baseURL)/revoke"]
+            let logout = try await sandbox.rider(["logout"], environment: moved)
+            #expect(logout.status == 11, "the storage/binding refusal, as for the token endpoint: \(logout)")
+            #expect(logout.stderr.contains(stranger.baseURL), "\(logout)")
+            #expect(!logout.stdout.contains("revoked") && !logout.stderr.contains("was revoked"), "\(logout)")
+            #expect(stranger.requests.isEmpty, "\(stranger.requests.count) requests reached the other server")
+
+            let still = try await sandbox.rider("whoami")
+            #expect(still.status == 0, "the session is kept: \(still)")
+            let home = try await sandbox.rider("logout")
+            #expect(home.status == 0, "\(home)")
+            #expect(home.stdout.contains("revoked on the server"), "\(home)")
+            await expectNoSecretsLeaked(from: server, in: sandbox)
+        }
+    }
 }

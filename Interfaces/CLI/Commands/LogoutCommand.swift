@@ -10,6 +10,11 @@ struct LogoutCommand: GlobalOptionsCommand {
             The local session is removed even when the server cannot be reached; the output \
             says whether the server was told. Logging out when nobody is logged in is not an error.
 
+            The tokens are revoked only at the revocation endpoint the session was signed in \
+            with: when revoke_path (or the issuer) now names one on another server, nothing is \
+            sent, the session is kept and the command fails (exit 11). Put the setting back to \
+            revoke it, or remove it here only with `rider vault reset`.
+
             Logs out of the server's active account, or of the one given with --account; with \
             --all, of every account stored for the server. When the active account logs out, the \
             most recently signed-in of the others becomes active, and the output says which.

@@ -32,6 +32,18 @@ struct EncryptedFileTokenVaultTests {
         #expect(try await vault.loadSession()?.identity == withIdentity.identity)
     }
 
+    @Test("where the session's tokens may be revoked is kept with it, so a later configuration cannot move it")
+    func revocationOrigin() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("session.vault")
+        var bound = session
+        bound.revocationOrigin = "https://id.example.com"
+        try await EncryptedFileTokenVault(file: file, passphrase: .fixed("correct horse")).saveSession(bound)
+        let loaded = try await EncryptedFileTokenVault(file: file, passphrase: .fixed("correct horse")).loadSession()
+        #expect(loaded?.revocationOrigin == "https://id.example.com")
+    }
+
     @Test("the file starts with the documented header and holds no token in the clear")
     func fileFormat() async throws {
         let directory = try TemporaryDirectory()

@@ -32,6 +32,16 @@ struct SecretServiceTokenVaultTests {
         #expect(try await vault.loadSession()?.identity == withIdentity.identity)
     }
 
+    @Test("where the session's tokens may be revoked is kept with it in the keyring")
+    func revocationOrigin() async throws {
+        let vault = SecretServiceTokenVault(service: Keyring.uniqueService(), timeout: Keyring.timeout)
+        var bound = session
+        bound.revocationOrigin = "https://id.example.com"
+        try await vault.saveSession(bound)
+        defer { Task { try? await vault.removeSession() } }
+        #expect(try await vault.loadSession()?.revocationOrigin == "https://id.example.com")
+    }
+
     @Test("secret-tool finds the item by the documented attributes, with its label, and nothing secret outside the secret")
     func secretToolSeesTheItem() async throws {
         let service = Keyring.uniqueService()

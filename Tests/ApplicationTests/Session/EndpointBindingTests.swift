@@ -1,0 +1,109 @@
+import Foundation
+import RiderApplication
+import RiderDomain
+import Testing
+import TestSupport
+
+/// Every endpoint a stored token is sent to is the one the session was issued with: the API
+/// origin for its access token, and the revocation endpoint it recorded at sign-in (or, for a
+/// session that recorded none, its API's or token endpoint's origin) whatever the configuration
+/// says later. A mismatch sends nothing.
+@Suite("Session: its tokens go only to the endpoints it was issued with")
+struct EndpointBindingTests {
+    static let api = Fixtures.baseURL
+    static let identity = "https://id.example.test"
+    static let stranger = "https://stranger.example.test"
+
+    /// A harness whose configuration revokes at `revokePath`, holding `session`.
+    func harness(revokePath: String, session: Session) throws -> UseCaseHarness {
+        var configuration = try Fixtures.configuration()
+        configuration.revokePath = revokePath
+        return try UseCaseHarness(configuration: configuration, session: session)
+    }
+
+    func session(revocationOrigin: String?) -> Session {
+        var session = Fixtures.session()
+        session.revocationOrigin = revocationOrigin
+        return session
+    }
+
+    @Test("an authorized request to another origin than the API's goes out without the token and is not renewed")
+    func accessTokenStaysOnTheAPIOrigin() async throws {
+        let harness = try UseCaseHarness.signedIn()
+        harness.transport.stub(.get, "/elsewhere", with: .status(401))
+        let pipeline = RequestPipeline(transport: harness.transport,
+                                       middlewares: [AuthorizationMiddleware(sessions: harness.sessions)])
+
+        for target in ["\(Self.stranger)/elsewhere", "http://api.example.test/elsewhere",
+                       "https://api.example.test:8443/elsewhere"] {
+            let response = try await pipeline.send(HTTPRequest(method: .get, url: try #require(URL(string: target))),
+                                                   options: RequestOptions(isAuthorized: true))
+            #expect(response.status == 401)
+        }
+
+        #expect(harness.transport.requests.count == 3)
+        #expect(harness.transport.requests.allSatisfy { $0.headers["Authorization"] == nil })
+        #expect(await harness.sessions.refreshCount == 0)
+    }
+
+    @Test("the API origin written with its default port is the same origin")
+    func defaultPortIsTheSameOrigin() async throws {
+        let harness = try UseCaseHarness.signedIn()
+        harness.transport.stub(.get, "/riders/me", with: .status(204))
+        let pipeline = RequestPipeline(transport: harness.transport,
+                                       middlewares: [AuthorizationMiddleware(sessions: harness.sessions)])
+
+        _ = try await pipeline.send(HTTPRequest(method: .get, url: try #require(URL(string: "\(Self.api):443/riders/me"))),
+                                    options: RequestOptions(isAuthorized: true))
+
+        #expect(harness.transport.requests.first?.bearerToken == Fixtures.accessToken)
+    }
+
+    @Test("logout refuses a revocation endpoint moved to another origin after sign-in: nothing sent, session kept",
+          arguments: [Self.api, Self.identity])
+    func revocationMovedElsewhereIsRefused(issuedWith origin: String) async throws {
+        let harness = try harness(revokePath: "\(Self.stranger)/revoke", session: session(revocationOrigin: origin))
+
+        let refusal = await #expect(throws: RiderError.self) { try await harness.logout() }
+
+        #expect(refusal?.code == .storage)
+        #expect(refusal?.message.contains(Self.stranger) == true)
+        #expect(harness.transport.requests.isEmpty, "nothing was sent anywhere")
+        #expect(await harness.vault.storedSession?.accessToken == Fixtures.accessToken, "the session is kept")
+    }
+
+    @Test("a session that recorded no revocation endpoint revokes only on its API's or token endpoint's origin")
+    func unrecordedSessionRevokesOnlyAtHome() async throws {
+        let away = try harness(revokePath: "\(Self.identity)/revoke", session: session(revocationOrigin: nil))
+        await #expect(throws: RiderError.self) { try await away.logout() }
+        #expect(away.transport.requests.isEmpty)
+
+        let home = try harness(revokePath: "/oauth/revoke", session: session(revocationOrigin: nil))
+        home.transport.stub(.post, "/oauth/revoke", times: 2, with: .successful())
+        #expect(try await home.logout() == Logout.Outcome(wasSignedIn: true, revokedOnServer: true))
+    }
+
+    @Test("a session issued with a revocation endpoint on the identity provider's origin revokes there")
+    func recordedOriginIsHonoured() async throws {
+        let harness = try harness(revokePath: "\(Self.identity)/oauth2/revoke",
+                                  session: session(revocationOrigin: Self.identity))
+        harness.transport.stub(.post, "/oauth2/revoke", times: 2, with: .successful())
+
+        #expect(try await harness.logout() == Logout.Outcome(wasSignedIn: true, revokedOnServer: true))
+        #expect(harness.transport.requests.allSatisfy { $0.url.host == "id.example.test" })
+    }
+
+    @Test("sign-in records where its tokens may be revoked, and a refresh keeps it")
+    func signInRecordsRefreshKeeps() async throws {
+        let harness = try harness(revokePath: "\(Self.identity)/revoke", session: session(revocationOrigin: nil))
+        harness.transport.stub(.post, "/auth/token", times: 1, with: .successful(Fixtures.tokenResponse()))
+        _ = try await harness.login(Credentials(email: "demo@example.com", password: "pw"))
+        #expect(await harness.vault.storedSession?.revocationOrigin == Self.identity)
+
+        harness.stubTokenEndpoint(times: 1)
+        _ = try await harness.sessions.refresh()
+        let refreshed = await harness.vault.storedSession
+        #expect(refreshed?.accessToken == "access-2")
+        #expect(refreshed?.revocationOrigin == Self.identity)
+    }
+}
