@@ -14,6 +14,8 @@ import Darwin
 ///   the sticky bit such as `/tmp`: others may write there, but cannot rename or remove a
 ///   folder that is not theirs.
 /// - A file must be a regular file that belongs to the user and that no one else may read or write.
+/// - A settings file others may read (the config file, ``SettingsFile``) may also belong to root,
+///   as may the folder holding it, but no one else may write either.
 ///
 /// A refusal says what to run (`chmod go-w`, `chmod 600`, `chown`) rather than repairing
 /// silently: whoever opened the folder up may have done it on purpose, and tightening `/tmp`
@@ -22,14 +24,16 @@ enum PathSafety {
     /// Checks `folder`, which holds (or is about to hold) a private file, and the folders above it.
     /// - Throws: ``VaultError/notOwned(file:owner:user:)``, ``VaultError/permissionsTooOpen(file:mode:)``
     ///   (the folder's path ends in `/`), or ``VaultError/io(file:reason:)`` when it cannot be examined.
-    static func checkFolder(_ folder: String) throws(VaultError) {
-        try checkChain(from: folder, holdsFile: true)
+    /// - Parameter rootMayOwn: whether the folder may belong to root (a settings file such as
+    ///   `/etc/rider/config.json`); private files' folders must be the user's own.
+    static func checkFolder(_ folder: String, rootMayOwn: Bool = false) throws(VaultError) {
+        try checkChain(from: folder, holdsFile: true, rootMayOwn: rootMayOwn)
     }
 
     /// Checks the existing folder `folder` and those above it as ancestors of a folder that does
     /// not exist yet (and that RiderKit is about to create).
     static func checkAncestors(from folder: String) throws(VaultError) {
-        try checkChain(from: folder, holdsFile: false)
+        try checkChain(from: folder, holdsFile: false, rootMayOwn: true)
     }
 
     /// Checks a file that exists, from its `stat`.
@@ -45,9 +49,23 @@ enum PathSafety {
         guard mode & 0o077 == 0 else { throw .permissionsTooOpen(file: path, mode: mode) }
     }
 
+    /// Checks a settings file that exists, from its `stat`: others may read it, but it must be a
+    /// regular file that belongs to the user or root and that no one else may write.
+    static func checkSettingsFile(_ path: String, _ info: stat) throws(VaultError) {
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .io(file: path, reason: "it is not a regular file")
+        }
+        let user = geteuid()
+        guard info.st_uid == user || info.st_uid == 0 else {
+            throw .notOwned(file: path, owner: userName(info.st_uid), user: userName(user))
+        }
+        let mode = Int(info.st_mode & 0o7777)
+        guard mode & 0o022 == 0 else { throw .permissionsTooOpen(file: path, mode: mode) }
+    }
+
     /// Checks one folder. The one holding the file must be the user's and closed to others;
     /// folders above may also be root's, and open to others when sticky and root's.
-    static func checkFolder(_ path: String, _ info: stat, holdsFile: Bool) throws(VaultError) {
+    static func checkFolder(_ path: String, _ info: stat, holdsFile: Bool, rootMayOwn: Bool = false) throws(VaultError) {
         let user = geteuid()
         let mode = info.st_mode
         let othersMayWrite = mode & 0o022 != 0
@@ -57,7 +75,7 @@ enum PathSafety {
         if holdsFile, othersMayWrite, sticky {
             throw .permissionsTooOpen(file: folderName(path), mode: Int(mode & 0o7777))
         }
-        guard info.st_uid == user || (!holdsFile && info.st_uid == 0) else {
+        guard info.st_uid == user || ((!holdsFile || rootMayOwn) && info.st_uid == 0) else {
             throw .notOwned(file: folderName(path), owner: userName(info.st_uid), user: userName(user))
         }
         guard !othersMayWrite || (!holdsFile && sticky && info.st_uid == 0) else {
@@ -67,7 +85,7 @@ enum PathSafety {
 
     // MARK: The walk
 
-    private static func checkChain(from folder: String, holdsFile: Bool) throws(VaultError) {
+    private static func checkChain(from folder: String, holdsFile: Bool, rootMayOwn: Bool) throws(VaultError) {
         // Symbolic links are followed first, as ssh does: the folders that matter are the real ones.
         guard let resolved = realPath(folder) else {
             throw .io(file: folder, reason: "cannot examine the folder: \(PrivateFile.errnoText())")
@@ -83,7 +101,7 @@ enum PathSafety {
             guard info.st_mode & S_IFMT == S_IFDIR else {
                 throw .io(file: current, reason: "it is not a folder")
             }
-            try checkFolder(current, info, holdsFile: holds)
+            try checkFolder(current, info, holdsFile: holds, rootMayOwn: rootMayOwn)
             // Above the home folder (or `/`) is the system's business, not this user's.
             if current == home || current == "/" { return }
             current = parent(of: current)

@@ -156,21 +156,16 @@ package enum ConfigurationFile {
     }
 
     /// The settings in the file, or none when there is no file.
-    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` for an unreadable or invalid file, or an
-    ///   unknown key (a typo should not be silently ignored).
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` for a file that someone else
+    ///   could change (``contents(of:)``), that others may read while it holds `client_secret`, that
+    ///   is invalid, or that has an unknown key (a typo should not be silently ignored).
     static func load(environment: [String: String], directories: XDGDirectories) throws -> Settings {
         let (file, explicit) = location(environment: environment, directories: directories)
-        guard FileManager.default.fileExists(atPath: file.path) else {
+        guard let (data, othersMayRead) = try contents(of: file) else {
             if explicit {
                 throw RiderError.invalidConfiguration("the config file \(file.path) named by RIDER_CONFIG does not exist")
             }
             return Settings()
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch {
-            throw RiderError.invalidConfiguration("cannot read the config file \(file.path)")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw RiderError.invalidConfiguration("the config file \(file.path) is not a JSON object")
@@ -182,10 +177,71 @@ package enum ConfigurationFile {
                 "the config file \(file.path) has unknown settings: \(unknown.joined(separator: ", ")) "
                     + "(known: \(known.sorted().joined(separator: ", ")))")
         }
+        let settings: Settings
         do {
-            return try JSONDecoder().decode(Settings.self, from: data)
+            settings = try JSONDecoder().decode(Settings.self, from: data)
         } catch {
             throw RiderError.invalidConfiguration("the config file \(file.path) has a setting of the wrong type")
         }
+        if settings.clientSecret != nil, othersMayRead {
+            throw RiderError.invalidConfiguration(
+                "the config file \(file.path) holds client_secret but other users may read it; "
+                    + "run `chmod 600 \(file.path)`")
+        }
+        return settings
+    }
+
+    // MARK: Trust
+
+    /// The config file's bytes and whether users other than its owner may read them, or `nil`
+    /// when there is no file. The file is refused, never repaired, when anyone but the user (or
+    /// root) could change it or a folder on the way to it: it names the servers the session's
+    /// tokens are sent to. A symbolic link is followed only from a folder others cannot write.
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` naming the file, and the
+    ///   `chmod` or `chown` that would make it trustworthy.
+    package static func contents(of file: URL) throws -> (data: Data, othersMayRead: Bool)? {
+        do {
+            return try SettingsFile.read(file)
+        } catch {
+            throw refusal(error, file: file.path)
+        }
+    }
+
+    /// Where a new version of `file` is renamed to: `file`, or where its symbolic link points when
+    /// the link sits in a folder others cannot write; a missing folder is created 0700.
+    /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)``, as ``contents(of:)``.
+    package static func replacementTarget(for file: URL) throws -> URL {
+        do {
+            return try SettingsFile.replacementTarget(for: file)
+        } catch {
+            throw refusal(error, file: file.path)
+        }
+    }
+
+    /// The configuration error for a config file (or a folder on its way) that is not trusted.
+    private static func refusal(_ error: VaultError, file: String) -> RiderError {
+        let reason: String
+        switch error {
+        case .permissionsTooOpen(let path, let mode) where !path.hasSuffix("/"):
+            reason = String(format: "refusing to use the config file %@: its permissions %03o let other users "
+                + "change it; run `chmod go-w %@` if you trust its contents", path, mode, path)
+        case .permissionsTooOpen(let folder, let mode) where mode & 0o1000 != 0:
+            reason = String(format: "refusing to use the config file %@: it is directly in %@, a shared "
+                + "folder (mode %03o) where other users can create files; keep it in a folder of your own",
+                file, folder, mode)
+        case .permissionsTooOpen(let folder, let mode):
+            reason = String(format: "refusing to use the config file %@: the folder %@ (mode %03o) lets other "
+                + "users change what is in it; run `chmod go-w %@` if you trust its contents",
+                file, folder, mode, folder)
+        case .notOwned(let path, let owner, let user):
+            let (named, what) = path.hasSuffix("/") ? (file, "the folder \(path)") : (path, "it")
+            reason = "refusing to use the config file \(named): \(what) belongs to \(owner), not to you (\(user)) "
+                + "or root, so they could change it; run `chown \(user) \(path)` if you trust its contents"
+        case .io(let path, let detail):
+            reason = "cannot read the config file \(file): \(path == file ? "" : path + ": ")\(detail)"
+        default:
+            reason = "cannot read the config file \(file): \(error.message)"
+        }
+        return RiderError.invalidConfiguration(reason, underlying: error)
     }
 }

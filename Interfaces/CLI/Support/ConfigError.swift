@@ -14,8 +14,6 @@ enum ConfigError: Error, LocalizedError, Sendable, Equatable {
     case secretFromTerminal(key: String)
     /// No value given, neither as an argument nor with --value-stdin (exit 2).
     case missingValue(key: String)
-    /// The file exists but cannot be read (exit 10).
-    case unreadableFile(path: String)
     /// The file is not a JSON object; it is left as it is (exit 10).
     case unparseableFile(path: String)
     /// The file or its folder could not be written (exit 11).
@@ -36,8 +34,6 @@ enum ConfigError: Error, LocalizedError, Sendable, Equatable {
                 + "(or redirect a file: rider config set \(key) --value-stdin < secret.txt)"
         case .missingValue(let key):
             return "No value for \(key): give it after the key, or pipe it in with --value-stdin."
-        case .unreadableFile(let path):
-            return "The config file \(path) cannot be read. Check its permissions (it should be yours, mode 600)."
         case .unparseableFile(let path):
             return "The config file \(path) is not a JSON object, so rider will not overwrite it. "
                 + "Fix it by hand, or move it aside and run the command again."
@@ -51,7 +47,7 @@ enum ConfigError: Error, LocalizedError, Sendable, Equatable {
         switch self {
         case .unknownKey, .secretOnCommandLine, .secretFromTerminal, .missingValue: return .usage
         case .invalidValue: return .inputRejected
-        case .unreadableFile, .unparseableFile: return .configuration
+        case .unparseableFile: return .configuration
         case .cannotWrite: return .storage
         }
     }

@@ -9,7 +9,8 @@ import Darwin
 
 /// The config file as `rider config` edits it: every key kept, known or not, and written
 /// atomically (a private temporary file renamed over the old one), so an interrupted write never
-/// leaves half a file and a file rider cannot parse is never replaced.
+/// leaves half a file and a file rider cannot parse is never replaced. A file (or folder) someone
+/// else could change is refused on read and on write, as RiderKit refuses it when it starts.
 struct ConfigFileDocument: Sendable {
     /// Where the file is (it may not exist yet).
     let file: URL
@@ -19,22 +20,17 @@ struct ConfigFileDocument: Sendable {
     private(set) var values: [String: JSONValue]
 
     /// Reads `file`; a missing or empty file is an empty document.
-    /// - Throws: ``ConfigError/unreadableFile(path:)``, or ``ConfigError/unparseableFile(path:)``
+    /// - Throws: `RiderError.invalidConfiguration` when it cannot be read or someone else could
+    ///   change it (``ConfigurationFile/contents(of:)``), or ``ConfigError/unparseableFile(path:)``
     ///   when it is not a JSON object.
     init(reading file: URL) throws {
         self.file = file
-        guard FileManager.default.fileExists(atPath: file.path) else {
+        guard let (data, _) = try ConfigurationFile.contents(of: file) else {
             exists = false
             values = [:]
             return
         }
         exists = true
-        let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch {
-            throw ConfigError.unreadableFile(path: file.path)
-        }
         // An empty file holds nothing that could be lost.
         if String(decoding: data, as: UTF8.self).allSatisfy(\.isWhitespace) {
             values = [:]
@@ -89,7 +85,9 @@ struct ConfigFileDocument: Sendable {
 
     /// Writes the document: the folder created private (0700) if missing, the file private
     /// (0600), replaced in one rename.
-    /// - Throws: ``ConfigError/cannotWrite(path:reason:)``; the old file is then untouched.
+    /// - Throws: `RiderError.invalidConfiguration` when someone else could change the folder, or
+    ///   planted the link (``ConfigurationFile/replacementTarget(for:)``);
+    ///   ``ConfigError/cannotWrite(path:reason:)``. The old file is then untouched.
     func write() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -100,15 +98,10 @@ struct ConfigFileDocument: Sendable {
             throw ConfigError.cannotWrite(path: file.path, reason: "its settings cannot be written as JSON")
         }
         // A config file that is a symbolic link (dotfile managers keep the real one elsewhere) is
-        // replaced where the link points, so the link stays a link.
-        let target = file.resolvingSymlinksInPath()
+        // replaced where the link points, so the link stays a link — but only a link in a folder
+        // no one else may write: one planted there would make this write over any file of ours.
+        let target = try ConfigurationFile.replacementTarget(for: file)
         let folder = target.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw ConfigError.cannotWrite(path: file.path, reason: "the folder \(folder.path) cannot be created")
-        }
         let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
         do {
             try Self.writePrivately(data, to: temporary.path)

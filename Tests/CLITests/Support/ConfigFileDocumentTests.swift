@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import RiderCLI
 import RiderKit
 import Testing
@@ -45,6 +48,43 @@ struct ConfigFileDocumentTests {
         let written = try ConfigFileDocument(reading: real)
         #expect(written.text(for: .timeout) == "30" && written.text(for: .scope) == "read")
         #expect(try permissions(real) == 0o600)
+    }
+
+    @Test("a symbolic link planted in a folder others may write is never followed: reading and writing refuse, the file it names is untouched",
+          arguments: [0o777, 0o1777] as [mode_t])
+    func plantedLinkRefused(mode: mode_t) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let open = folder.appendingPathComponent("open", isDirectory: true)
+        try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)
+        #expect(chmod(open.path, mode) == 0)
+        let victim = folder.appendingPathComponent("precious.txt")
+        try Data("precious\n".utf8).write(to: victim)
+        let planted = open.appendingPathComponent("config.json")
+
+        // Read before the link appears (nothing there yet), written after it does.
+        var document = try ConfigFileDocument(reading: planted)
+        document.set(.timeout, to: "30")
+        try FileManager.default.createSymbolicLink(at: planted, withDestinationURL: victim)
+
+        for attempt in [{ try document.write() }, { _ = try ConfigFileDocument(reading: planted) }] {
+            let error = try #require(throws: RiderError.self) { try attempt() }
+            #expect(error.code == .invalidConfiguration)
+            #expect(error.message.contains(planted.path) && error.message.contains(open.path + "/"), "\(error.message)")
+        }
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "precious\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: planted.path) == victim.path)
+    }
+
+    @Test("a config file others may write is refused before it is edited, and kept as it was")
+    func writableFileRefused() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"timeout": 5}"#.utf8).write(to: file)
+        #expect(chmod(file.path, 0o666) == 0)
+        let error = try #require(throws: RiderError.self) { try ConfigFileDocument(reading: file) }
+        #expect(error.message.contains("chmod go-w \(file.path)"), "\(error.message)")
+        #expect(try permissions(file) == 0o666)
+        #expect(try String(contentsOf: file, encoding: .utf8) == #"{"timeout": 5}"#)
     }
 
     @Test("numbers and flags are written as JSON numbers and booleans, and read back as RiderKit reads them")
