@@ -11,6 +11,11 @@ import RiderDomain
 /// `ProviderMetadataCache` for as long as the provider's `Cache-Control: max-age` allows (a
 /// day when it does not say, at most ``Configuration/maximumLifetime``), so a command-line start
 /// does not ask every time. Concurrent first uses fetch once.
+///
+/// Within one instance (a `rider` command, a program's `RiderKit`) a document just fetched is
+/// used for at least ``reuseInProcess`` whatever its cache headers say: a provider that sends
+/// `Cache-Control: no-store` is then asked once per sign-in, not once for each endpoint the
+/// sign-in looks up. What is kept on disk still follows the headers alone.
 public actor ProviderDiscovery {
     /// What to discover and how long to keep it.
     public struct Configuration: Hashable, Sendable {
@@ -73,6 +78,13 @@ public actor ProviderDiscovery {
     private let clock: any Clock
     /// The metadata this process holds, fresh or not.
     private var current: StoredProviderMetadata?
+    /// Until when ``current`` is used without asking: its expiry, or at least ``reuseInProcess``
+    /// after it was fetched.
+    private var currentUsableUntil: Date?
+    /// The shortest time a document fetched by this instance is used for, whatever its headers.
+    /// Long enough to cover one sign-in (its browser or device wait included), short enough that
+    /// a long-running program sees a provider's change within minutes.
+    package static let reuseInProcess: TimeInterval = 15 * 60
     private var inFlight: Task<Discovered, any Error>?
     /// How many metadata documents were requested (for tests and diagnostics).
     package private(set) var requestCount = 0
@@ -100,7 +112,7 @@ public actor ProviderDiscovery {
     ///   `RiderError.malformedResponse(_:)` for a document that is not JSON metadata; network
     ///   errors as they come.
     public func metadata(reload: Bool = false) async throws -> Discovered {
-        if !reload, let current, current.isFresh(at: clock.now) {
+        if !reload, let current, let currentUsableUntil, current.storedAt <= clock.now, clock.now < currentUsableUntil {
             return Discovered(metadata: current.metadata, storedAt: current.storedAt, expiresAt: current.expiresAt,
                               source: .cache)
         }
@@ -119,6 +131,7 @@ public actor ProviderDiscovery {
         }
         if !reload, let kept, kept.isFresh(at: clock.now) {
             current = kept
+            currentUsableUntil = kept.expiresAt
             return Discovered(metadata: kept.metadata, storedAt: kept.storedAt, expiresAt: kept.expiresAt, source: .cache)
         }
         let fetched: (metadata: ProviderMetadata, lifetime: TimeInterval?)
@@ -135,6 +148,7 @@ public actor ProviderDiscovery {
         let stored = StoredProviderMetadata(metadata: fetched.metadata, storedAt: now,
                                             expiresAt: now.addingTimeInterval(fetched.lifetime ?? 0))
         current = stored
+        currentUsableUntil = max(stored.expiresAt, now.addingTimeInterval(Self.reuseInProcess))
         // Kept data is derived and public: failing to keep it must not fail the sign-in.
         if fetched.lifetime != nil {
             try? await cache.save(stored)

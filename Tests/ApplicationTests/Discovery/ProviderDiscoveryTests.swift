@@ -261,6 +261,24 @@ struct ProviderDiscoveryTests {
         }
     }
 
+    @Test("a document the provider says not to keep is asked for once per instance, for a while, and never kept")
+    func noStoreIsAskedOncePerInstance() async throws {
+        let fixture = try Fixture()
+        fixture.transport.stub(.get, Self.openID, with: .successful(Self.document(), headers: ["Cache-Control": "no-store"]))
+
+        let first = try await fixture.discovery.metadata()
+        for _ in 0..<5 { _ = try await fixture.discovery.metadata() }
+        fixture.clock.advance(by: ProviderDiscovery.reuseInProcess - 1)
+        let later = try await fixture.discovery.metadata()
+
+        #expect(first.source == .network && later.source == .cache)
+        #expect(fixture.transport.count(.get, Self.openID) == 1)
+        #expect(await fixture.cache.load(issuer: Self.issuer) == nil, "not kept on disk")
+        #expect(try await fixture.nextRun().metadata().source == .network, "another process asks again")
+        fixture.clock.advance(by: 1)
+        #expect(try await fixture.discovery.metadata().source == .network, "and so does this one, in time")
+    }
+
     @Test("reload asks even when the kept copy is fresh")
     func reload() async throws {
         let fixture = try Fixture()
