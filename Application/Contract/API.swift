@@ -51,7 +51,22 @@ extension API {
         var endpoint = Endpoint<Void>(method: .post, path: configuration.revokePath, headers: headers,
                                       body: .form(form), authorization: .none, decode: { _ in })
         endpoint.followsRedirects = false
+        endpoint.mapError = revocationRefusal
         return endpoint
+    }
+
+    /// A revocation endpoint's refusal (RFC 7009 §2.2.1: an RFC 6749 §5.2 error, for example
+    /// `invalid_client` for a public client the provider will not revoke for) as the provider's
+    /// refusal with its error, never as the session's expiry that a 401 means elsewhere; a 5xx or
+    /// a 429 as the server's failure.
+    @Sendable package static func revocationRefusal(_ response: HTTPResponse) -> RiderError {
+        guard (400..<500).contains(response.status), response.status != 429 else {
+            return ProblemMapping.error(for: response)
+        }
+        let oauth = try? JSONDecoder().decode(OAuthErrorDTO.self, from: response.body)
+        let said = [oauth.map { ProblemMapping.clip($0.error) }, oauth?.errorDescription.map(ProblemMapping.clip)]
+            .compactMap { $0 }.joined(separator: ": ")
+        return RiderError.server(status: response.status, detail: said.isEmpty ? nil : said)
     }
 
     /// `POST /auth/register`.

@@ -7,12 +7,25 @@ public struct Logout: Sendable {
     public struct Outcome: Hashable, Sendable {
         /// `false` when nobody was signed in.
         public var wasSignedIn: Bool
-        /// `false` when the server could not be told (offline); the local session is gone anyway.
+        /// `false` when the server could not be told (offline) or refused; the local session is
+        /// gone anyway.
         public var revokedOnServer: Bool
+        /// Why the server was not told, when it was asked: its refusal (an HTTP `status` in
+        /// 400–499, with the provider's error in `detail`), or the network error.
+        public var revocationFailure: RiderError?
 
         public init(wasSignedIn: Bool, revokedOnServer: Bool) {
             self.wasSignedIn = wasSignedIn
             self.revokedOnServer = revokedOnServer
+        }
+
+        /// - Parameters:
+        ///   - wasSignedIn: whether someone was signed in.
+        ///   - revokedOnServer: whether the server revoked the session.
+        ///   - revocationFailure: why it did not, when it was asked.
+        public init(wasSignedIn: Bool, revokedOnServer: Bool, revocationFailure: RiderError?) {
+            self.init(wasSignedIn: wasSignedIn, revokedOnServer: revokedOnServer)
+            self.revocationFailure = revocationFailure
         }
     }
 
@@ -56,6 +69,7 @@ public struct Logout: Sendable {
             return Outcome(wasSignedIn: false, revokedOnServer: false)
         }
         var revoked: Bool
+        var failure: RiderError?
         do {
             revoked = try await api.revoke(session)
         } catch let refusal as RiderError where refusal.code == .storage {
@@ -64,12 +78,13 @@ public struct Logout: Sendable {
             // own server would leave them live there. Neither happens; the caller hears why.
             throw refusal
         } catch {
-            // Being offline (or cancelled) must not keep anyone signed in on this machine.
+            // Being offline, refused (or cancelled) must not keep anyone signed in on this machine.
             revoked = false
+            failure = error as? RiderError
         }
         try await sessions.end()
         // Cached users are derived data; the next person at this machine should not see them.
         if clearsCache { try await cache.removeAll() }
-        return Outcome(wasSignedIn: true, revokedOnServer: revoked)
+        return Outcome(wasSignedIn: true, revokedOnServer: revoked, revocationFailure: failure)
     }
 }

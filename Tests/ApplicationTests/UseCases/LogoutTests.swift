@@ -41,7 +41,8 @@ struct LogoutTests {
 
         let outcome = try await harness.logout()
 
-        #expect(outcome == Logout.Outcome(wasSignedIn: true, revokedOnServer: false))
+        #expect(outcome.wasSignedIn && !outcome.revokedOnServer)
+        #expect(outcome.revocationFailure?.code == .serverUnreachable, "says why")
         #expect(await harness.vault.storedSession == nil)
         #expect(try await harness.cache.user(id: "u_000009") == nil)
     }
@@ -54,6 +55,22 @@ struct LogoutTests {
         let outcome = try await harness.logout()
 
         #expect(!outcome.revokedOnServer)
+        #expect(await harness.vault.storedSession == nil)
+    }
+
+    @Test("a revocation endpoint's 401 is the provider's refusal with its error, not an expired session")
+    func refusalKeepsTheProvidersWords() async throws {
+        let harness = try await harnessWithCachedUser()
+        harness.transport.stub(.post, "/auth/revoke", with: .response(HTTPResponse(
+            status: 401, headers: ["Content-Type": "application/json"],
+            body: Data(#"{"error":"invalid_client","error_description":"public clients may not revoke"}"#.utf8))))
+
+        let outcome = try await harness.logout()
+
+        #expect(!outcome.revokedOnServer)
+        #expect(outcome.revocationFailure?.code == .server)
+        #expect(outcome.revocationFailure?.status == 401)
+        #expect(outcome.revocationFailure?.detail == "invalid_client: public clients may not revoke")
         #expect(await harness.vault.storedSession == nil)
     }
 

@@ -147,4 +147,20 @@ struct HostileTextOutputTests {
         #expect(vault.lines().contains(#"Item:      rider \e]0;x\a"#))
         #expect(vault.lines().contains(#"Unlock:    kept in \e[2Jthe kernel keyring"#))
     }
+
+    @Test("a refused revocation is the provider's refusal in its words, escaped; an unreachable one is unreachable")
+    func logoutWording() {
+        let refused = LogoutOutput(Logout.Outcome(
+            wasSignedIn: true, revokedOnServer: false,
+            revocationFailure: .server(status: 401, detail: "invalid_client: public clients\u{1B}[2J may not revoke")),
+            account: "ana@example.com")
+        #expect(refused.line == #"Logged out of ana@example.com here; the server refused to revoke the session "#
+            + #"(HTTP 401: invalid_client: public clients\e[2J may not revoke), so its tokens stay valid until they expire."#)
+        let failed = LogoutOutput(Logout.Outcome(wasSignedIn: true, revokedOnServer: false,
+                                                 revocationFailure: .server(status: 503, detail: nil)))
+        #expect(failed.line.contains("the server failed to revoke the session (HTTP 503)"))
+        let offline = LogoutOutput(Logout.Outcome(wasSignedIn: true, revokedOnServer: false,
+                                                  revocationFailure: .serverUnreachable(reason: "connection refused")))
+        #expect(offline.line == "Logged out here; the server could not be reached, so its tokens stay valid until they expire.")
+    }
 }

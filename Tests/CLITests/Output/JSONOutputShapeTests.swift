@@ -100,7 +100,13 @@ struct JSONOutputShapeTests {
             + #""user_id":"u_000002"}"#)
 
         #expect(json(LogoutOutput(Logout.Outcome(wasSignedIn: true, revokedOnServer: false)))
-            == #"{"account":null,"now_active":null,"revoked_on_server":false,"was_logged_in":true}"#)
+            == #"{"account":null,"now_active":null,"revocation_error":null,"revocation_status":null,"#
+            + #""revoked_on_server":false,"was_logged_in":true}"#)
+        let refused = Logout.Outcome(wasSignedIn: true, revokedOnServer: false,
+                                     revocationFailure: .server(status: 401, detail: "invalid_client"))
+        #expect(json(LogoutOutput(refused))
+            == #"{"account":null,"now_active":null,"revocation_error":"HTTP 401: invalid_client","#
+            + #""revocation_status":401,"revoked_on_server":false,"was_logged_in":true}"#)
     }
 
     @Test("account deletion")
