@@ -8,9 +8,19 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-// Possessor: everything; the same user: view, read, search (so a later process of the user finds
-// it without possessing it, as in a container's session); nobody else anything.
-static const uint32_t permissions = 0x3f000000u | 0x00010000u | 0x00020000u | 0x00080000u;
+// Possessor: view only. Possession is not ownership: another user whose process shares the
+// session keyring (after `sudo -u`, or `su` without pam_keyinit) possesses every key in @u that is
+// linked there. Not `read`, and not `search` either: KEYCTL_READ also lets a possessor read a key
+// it may search for (keyctl(2)), so a searchable key is a readable one. The owner: view, read and
+// search (its later processes find and read the key through these, possessing it or not, as in a
+// container's session), and link (to move it into @u, below). Nobody else anything.
+// (keyutils.h's names; <linux/keyctl.h> does not define them.)
+enum {
+    key_pos_view = 0x01000000,
+    key_usr_view = 0x00010000, key_usr_read = 0x00020000, key_usr_search = 0x00080000, key_usr_link = 0x00100000,
+};
+static const uint32_t possessor = key_pos_view;
+static const uint32_t owner = key_usr_view | key_usr_read | key_usr_search | key_usr_link;
 
 static long result(long value) { return value < 0 ? -errno : value; }
 
@@ -19,11 +29,21 @@ long rider_keyring_probe(void) {
 }
 
 long rider_keyring_add(const char *description, const void *payload, size_t length, unsigned timeout_seconds) {
-    long id = syscall(SYS_add_key, "user", description, payload, length, KEY_SPEC_USER_KEYRING);
+    // Made in this thread's own keyring, which no other process reaches, and linked into @u only
+    // once its timeout is set and its permissions narrowed: add_key grants the possessor `read`,
+    // and in @u another possessor could read it in between. The timeout comes first, while the
+    // possessor may still set attributes. Linking displaces an older key of the same name in @u,
+    // so an update never needs `write`.
+    long id = syscall(SYS_add_key, "user", description, payload, length, KEY_SPEC_THREAD_KEYRING);
     if (id < 0) return -errno;
-    if (syscall(SYS_keyctl, KEYCTL_SETPERM, id, permissions) < 0 ||
-        syscall(SYS_keyctl, KEYCTL_SET_TIMEOUT, id, timeout_seconds) < 0) {
-        long failure = -errno;
+    long failure = 0;
+    if (syscall(SYS_keyctl, KEYCTL_SET_TIMEOUT, id, timeout_seconds) < 0 ||
+        syscall(SYS_keyctl, KEYCTL_SETPERM, id, possessor | owner) < 0 ||
+        syscall(SYS_keyctl, KEYCTL_LINK, id, KEY_SPEC_USER_KEYRING) < 0) {
+        failure = -errno;
+    }
+    syscall(SYS_keyctl, KEYCTL_UNLINK, id, KEY_SPEC_THREAD_KEYRING);
+    if (failure != 0) {
         syscall(SYS_keyctl, KEYCTL_INVALIDATE, id);
         return failure;
     }

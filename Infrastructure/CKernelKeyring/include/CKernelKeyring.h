@@ -11,7 +11,8 @@
 long rider_keyring_probe(void);
 
 /// Adds (or replaces) a "user" key in the user keyring (@u), readable by this user's later
-/// processes only, expiring after `timeout_seconds`.
+/// processes only — a process of another user that possesses it through a shared session
+/// keyring may see it, not find or read it — expiring after `timeout_seconds`.
 long rider_keyring_add(const char *description, const void *payload, size_t length, unsigned timeout_seconds);
 
 /// Reads the key `description` from the user keyring into `buffer`: its length, or -ENOKEY.
