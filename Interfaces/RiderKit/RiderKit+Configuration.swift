@@ -69,6 +69,9 @@ extension RiderKit {
         /// `--account`); `nil` (the default) follows the server's active account. Two `RiderKit`s
         /// with two accounts use both at once.
         public var account: String?
+        /// Whether ``api`` is a rider API of its own, as opposed to the issuer standing in for
+        /// a base URL nobody set: only then is there a `GET /auth/me` to ask who is signed in.
+        package var hasRiderAPI = true
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
                     directories: XDGDirectories = XDGDirectories(),
@@ -221,6 +224,7 @@ extension RiderKit {
                                  discovery: try issuer.map { try ProviderDiscovery.Configuration(issuer: $0, requestTimeout: timeout) },
                                  endpoints: try explicitEndpoints(settings, api: api))
             configuration.vaultUnlockRetention = .kernelKeyring(timeout: unlockTimeout)
+            configuration.hasRiderAPI = settings.baseURL.map { !$0.isEmpty } ?? false
             return configuration
         }
     }

@@ -68,8 +68,11 @@ struct DiscoveryTests {
             #expect(!refresh.errorLines.contains { $0.contains(".well-known") }, "metadata came from the cache: \(refresh)")
             #expect(await server.store.stats().refreshGrants == 1)
 
+            let before = await server.store.stats().requests
             let whoami = try await sandbox.rider(["whoami"], environment: environment)
             #expect(whoami.status == 0 && whoami.stdout.contains(Demo.email), "\(whoami)")
+            #expect(await server.store.stats().requests == before,
+                    "with only an issuer there is no rider API to ask: no GET /auth/me at the issuer")
             let status = try await sandbox.rider(["vault", "status"], environment: environment)
             #expect(status.status == 0, "\(status)")
 

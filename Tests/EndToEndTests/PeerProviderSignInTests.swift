@@ -36,6 +36,7 @@ struct PeerProviderSignInTests {
             #expect(heading == "Signed in")
             let run = try await login
             #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.hasPrefix("Logged in as \(PeerProvider.email) ("), "named by the id_token's email: \(run)")
             #expect(sandbox.sessionFile() != nil)
 
             // No rider API at this provider: whoami shows the OpenID identity the sign-in kept.

@@ -158,8 +158,11 @@ struct LoginCommand: GlobalOptionsCommand {
 
     private func printSignedIn(_ session: Session, _ context: CommandContext) async throws {
         // The session is stored; the email only decorates the answer, so a failure here is not one.
-        let email = (try? await context.rider.currentUser())?.value.email ?? session.userID.rawValue
-        let output = LoginOutput(server: context.server, email: email, session: session)
+        // The identity the provider gave comes first; the rider API, where there is one, next.
+        var email = session.identity?.email
+        if email == nil, context.configuration.hasRiderAPI { email = (try? await context.rider.currentUser())?.value.email }
+        let output = LoginOutput(server: context.server, email: email ?? session.identity?.name ?? session.userID.rawValue,
+                                 session: session)
         let others = await Self.activate(session, context)
         try context.print(json: output, lines: [output.line] + others)
     }

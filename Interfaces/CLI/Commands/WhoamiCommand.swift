@@ -29,6 +29,13 @@ struct WhoamiCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
+        // Only an issuer configured: its server has no rider API to ask (a 404 at any real
+        // provider), so the identity the sign-in kept is the answer, without the request.
+        if !context.configuration.hasRiderAPI, let session = try await context.rider.sessions.currentSession(),
+           let identity = session.identity {
+            let output = IdentityOutput(session, identity: identity)
+            return try context.print(json: output, lines: output.lines)
+        }
         let cached: Cached<User>
         do {
             cached = try await context.rider.currentUser(policy: policy.policy)
