@@ -141,9 +141,10 @@ run "$rider" --account demo@example.com profile show
 run "$rider" session switch
 run "$rider" session list
 
-say "A token for a script, renewed first when it is about to expire (as gh auth token)"
-printf '%s$ %s%s\n' "$dim" "curl -H \"Authorization: Bearer \$(rider session token --account ana@example.com)\" $base_url/auth/me" "$reset"
-curl -fsS -H "Authorization: Bearer $("$rider" session token --account ana@example.com)" "$base_url/auth/me"
+say "A token for a script, renewed first when it is about to expire (as gh auth token), kept off argv"
+# The header goes to curl on stdin: on curl's command line the token would be readable by every user.
+printf '%s$ %s%s\n' "$dim" "rider session token --account ana@example.com --header | curl -H @- $base_url/auth/me" "$reset"
+"$rider" session token --account ana@example.com --header | curl -fsS -H @- "$base_url/auth/me"
 echo
 
 say "Refresh the session (the server rotates the refresh token)"

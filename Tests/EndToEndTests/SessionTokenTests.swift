@@ -20,6 +20,38 @@ struct SessionTokenTests {
         }
     }
 
+    static let curl = "/usr/bin/curl"
+
+    @Test("--header prints the header line, which curl reads from standard input (-H @-), so no argv holds the token",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: curl), "needs \(curl)"))
+    func headerLineForCurl() async throws {
+        try await withSandboxedReferenceServer { server, sandbox in
+            _ = try await sandbox.loginAsDemo()
+            let run = try await sandbox.rider("session", "token", "--header")
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+            let line = String(run.stdout.dropLast())
+            #expect(run.stdout.hasSuffix("\n") && !line.contains("\n"))
+            let token = try #require(line.wholeMatch(of: /Authorization: Bearer ([!-~]+)/)?.1, "\(line)")
+            #expect(await server.store.issuedTokens().contains(String(token)))
+
+            // As the README and --help teach it: rider session token --header | curl -H @- URL
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: Self.curl)
+            curl.arguments = ["-fsS", "-H", "@-", server.baseURL.appendingPathComponent("auth/me").absoluteString]
+            #expect(curl.arguments?.contains { $0.contains(token) } == false)
+            let input = Pipe(), output = Pipe()
+            curl.standardInput = input
+            curl.standardOutput = output
+            try curl.run()
+            try input.fileHandleForWriting.write(contentsOf: Data(run.stdout.utf8))
+            try input.fileHandleForWriting.close()
+            let body = output.fileHandleForReading.readDataToEndOfFile()
+            curl.waitUntilExit()
+            #expect(curl.terminationStatus == 0)
+            #expect(String(decoding: body, as: UTF8.self).contains(Demo.email), "the server took the header")
+        }
+    }
+
     @Test("an access token about to expire is renewed first: the printed token is the new one")
     func renewsFirst() async throws {
         // One-second tokens, and a wait past the second: the token is expired as rider sees it.

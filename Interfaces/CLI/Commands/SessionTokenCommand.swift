@@ -14,10 +14,18 @@ struct SessionTokenCommand: GlobalOptionsCommand {
             prints a secret: it refuses --verbose and --record, which would copy the requests \
             elsewhere, and --json. Exits with 4 when no session is stored or it cannot be renewed.
 
+            Keep the token off command lines: every user on the machine can read a process's \
+            arguments (ps, /proc/PID/cmdline), so `curl -H "Authorization: Bearer $(rider \
+            session token)"` shows it to them. With --header it prints the whole header line, \
+            which curl reads from standard input with -H @-.
+
             Example:
-              curl -H "Authorization: Bearer $(rider session token)" "$RIDER_BASE_URL/auth/me"
+              rider session token --header | curl -H @- "$RIDER_BASE_URL/auth/me"
             """
     )
+
+    @Flag(name: .long, help: "Print the header line `Authorization: Bearer TOKEN` instead, for `curl -H @-`.")
+    var header = false
 
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
@@ -31,6 +39,6 @@ struct SessionTokenCommand: GlobalOptionsCommand {
         let context = try CommandContext(global)
         let session = try await context.rider.sessions.validSession()
         // Byte for byte: a token is visible ASCII (checked when it was issued), nothing to escape.
-        Console.standardOutput(json: session.accessToken)
+        Console.standardOutput(json: header ? "Authorization: Bearer \(session.accessToken)" : session.accessToken)
     }
 }
