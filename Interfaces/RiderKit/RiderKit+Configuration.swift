@@ -141,6 +141,16 @@ extension RiderKit {
             return configuration
         }
 
+        /// Whether the settings name a server at all (a base URL or an issuer), so that commands
+        /// which read every stored session can do without one (`rider session list`).
+        /// - Throws: what reading the config file throws.
+        package static func namesServer(environment: [String: String]) throws -> Bool {
+            var settings = try ConfigurationFile.load(environment: environment,
+                                                      directories: XDGDirectories(environment: environment))
+            settings.merge(ConfigurationFile.Settings(environment: environment))
+            return [settings.baseURL, settings.issuer].contains { !($0 ?? "").isEmpty }
+        }
+
         /// Checks settings the way ``load(environment:baseURL:issuer:)`` would, without reading the
         /// environment or any file (`rider config set` checks a value before writing it).
         /// - Throws: `RiderError.invalidConfiguration(_:)` naming the setting at fault.

@@ -147,6 +147,32 @@ struct MultiAccountTests {
     }
 }
 
+extension MultiAccountTests {
+    @Test("with no server configured, session list, session switch and logout --all read the stored sessions")
+    func storedSessionsNeedNoServer() async throws {
+        try await withSandboxedReferenceServer { server, sandbox in
+            #expect(try await sandbox.loginAsDemo().status == 0)
+            try await Self.addAna(sandbox)
+            let unset = ["RIDER_BASE_URL": ""]
+
+            let list = try await sandbox.rider(["session", "list"], environment: unset)
+            #expect(list.status == 0, "\(list)")
+            #expect(list.stdout.contains(Demo.email) && list.stdout.contains(Self.ana.email), "\(list)")
+
+            let switched = try await sandbox.rider(["session", "switch", "--account", Demo.email], environment: unset)
+            #expect(switched.status == 0, "\(switched)")
+            #expect(try await Self.listed(sandbox).first { $0.active }?.account == Demo.email)
+
+            let everyone = try await sandbox.rider(["logout", "--all"], environment: unset)
+            #expect(everyone.status == 0 && everyone.lines.count == 2, "\(everyone)")
+            #expect(everyone.lines.allSatisfy { $0.contains("revoked on the server") }, "\(everyone)")
+            let none = try await sandbox.rider(["session", "list", "--json"], environment: unset)
+            #expect(none.status == 0 && none.stdout.contains(#""sessions":[]"#), "\(none)")
+            await expectNoSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+}
+
 extension String {
     fileprivate func trimmingSuffix(_ suffix: String) -> String {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) : self

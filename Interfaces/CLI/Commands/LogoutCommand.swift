@@ -36,8 +36,8 @@ struct LogoutCommand: GlobalOptionsCommand {
     }
 
     func run() async throws {
-        let context = try CommandContext(global)
         guard all else {
+            let context = try CommandContext(global)
             let account = try await context.rider.accounts.current()
             let outcome = try await context.rider.logout()
             // Another account takes over only when the active one logged out.
@@ -46,12 +46,23 @@ struct LogoutCommand: GlobalOptionsCommand {
             try context.print(json: output, lines: [output.line])
             return
         }
+        // Without a configured server, every server with stored sessions is logged out of.
+        let (contexts, configured) = try CommandContext.forStoredSessions(global)
         var outputs: [LogoutOutput] = []
-        for account in try await context.rider.accounts.list() {
-            let bound = try CommandContext(global, account: account.id.rawValue)
-            outputs.append(LogoutOutput(try await bound.rider.logout(), account: account.displayName, nowActive: nil))
+        for context in contexts {
+            var options = global
+            if !configured { options.server = context.server }
+            for account in try await context.rider.accounts.list() {
+                let bound = try CommandContext(options, account: account.id.rawValue)
+                let name = contexts.count > 1 ? "\(account.displayName) on \(context.server)" : account.displayName
+                outputs.append(LogoutOutput(try await bound.rider.logout(), account: name, nowActive: nil))
+            }
         }
-        try context.print(json: LogoutAllOutput(accounts: outputs),
-                          lines: outputs.isEmpty ? ["Not logged in; nothing to do."] : outputs.map(\.line))
+        let lines = outputs.isEmpty ? ["Not logged in; nothing to do."] : outputs.map(\.line)
+        if global.json {
+            Console.standardOutput(json: JSONOutput.string(LogoutAllOutput(accounts: outputs)) ?? "{\"accounts\":[]}")
+        } else {
+            Console.standardOutput(lines: lines)
+        }
     }
 }

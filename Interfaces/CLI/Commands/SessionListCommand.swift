@@ -11,7 +11,8 @@ struct SessionListCommand: GlobalOptionsCommand {
             Reads the vaults only; no server is contacted, no token is shown. A `*` marks each \
             server's active account, the one commands use unless given --account. A session that \
             cannot be read (a passphrase that does not open its file) is reported on its row; the \
-            others are listed all the same.
+            others are listed all the same. No server need be configured: the sessions of every \
+            server are listed either way.
 
             Examples:
               rider session list
@@ -23,14 +24,27 @@ struct SessionListCommand: GlobalOptionsCommand {
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
     func run() async throws {
-        let context = try CommandContext(global)
-        // The configured server first; a session from before accounts moves over on this read.
+        // Every stored session is listed, so no server need be configured: without one, each
+        // server with stored sessions is read as its account list records it.
+        let (contexts, configured) = try CommandContext.forStoredSessions(global)
+        guard let context = contexts.first else {
+            let output = AccountListOutput(sessions: [])
+            if global.json {
+                Console.standardOutput(json: JSONOutput.string(output) ?? "{\"sessions\":[]}")
+            } else {
+                Console.standardOutput(lines: output.lines(now: Date(), on: global.terminal), style: .plain)
+            }
+            return
+        }
         var servers: [(accounts: [Account], vaults: VaultFactory)] = []
-        let here = try await context.rider.accounts.list()
-        let resolved = try? await context.resolvedVaults()
-        servers.append((here, resolved ?? context.vaults))
+        if configured {
+            // The configured server first; a session from before accounts moves over on this read.
+            let here = try await context.rider.accounts.list()
+            let resolved = try? await context.resolvedVaults()
+            servers.append((here, resolved ?? context.vaults))
+        }
         for (registry, binding) in FileAccountRegistry.stored(in: context.configuration.directories)
-        where registry.server != context.server {
+        where !configured || registry.server != context.server {
             let accounts = (try? await registry.accounts()) ?? []
             if !accounts.isEmpty { servers.append((accounts, context.vaults.forServer(binding))) }
         }

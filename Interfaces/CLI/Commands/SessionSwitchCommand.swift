@@ -28,7 +28,16 @@ struct SessionSwitchCommand: GlobalOptionsCommand {
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
     func run() async throws {
-        let context = try CommandContext(global)
+        // Without a configured server, the one server with stored sessions is meant; with several,
+        // the person says which.
+        let (contexts, configured) = try CommandContext.forStoredSessions(global)
+        guard let context = contexts.first else {
+            throw RiderError.unknownAccount(global.account ?? "(any)", server: "this machine", stored: [])
+        }
+        if !configured, contexts.count > 1 {
+            throw CLIError.usage("Sessions of several servers are stored here ("
+                + contexts.map(\.server).joined(separator: ", ") + "). Pass --server to choose one.")
+        }
         let accounts = context.rider.accounts
         let stored = try await accounts.list()
         let target: Account

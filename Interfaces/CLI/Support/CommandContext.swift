@@ -42,6 +42,29 @@ struct CommandContext: Sendable {
         self.configuration = configuration
     }
 
+    /// For the commands that read every stored session (`session list`, `session switch`,
+    /// `logout --all`): the configured server's context, or — when no server is configured at
+    /// all — the context of each server with stored sessions, so they work on a machine that
+    /// only has sessions. `configured` says which.
+    /// - Returns: the contexts (none when nothing is configured and nothing is stored).
+    /// - Throws: what ``init(_:environment:account:)`` throws for a configuration that names a
+    ///   server but is unusable.
+    static func forStoredSessions(_ options: GlobalOptions,
+                                  environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws -> (contexts: [CommandContext], configured: Bool)
+    {
+        guard options.server == nil, options.issuer == nil,
+              try !RiderKit.Configuration.namesServer(environment: environment) else {
+            return ([try CommandContext(options, environment: environment)], true)
+        }
+        let stored = FileAccountRegistry.stored(in: XDGDirectories(environment: environment))
+        var server = options
+        return (try stored.map { _, binding in
+            server.server = binding.apiOrigin
+            return try CommandContext(server, environment: environment)
+        }, false)
+    }
+
     /// What ``rider`` was made from: for commands that make one per account or per server.
     let configuration: RiderKit.Configuration
 
