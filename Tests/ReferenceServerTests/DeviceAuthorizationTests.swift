@@ -255,6 +255,65 @@ struct DeviceAuthorizationTests {
         }
     }
 
+    /// Well-formed user codes that are not `code`: what someone guessing would type.
+    static func guesses(_ count: Int, avoiding code: DeviceCode) -> [String] {
+        let letters: [Character] = Array("BCDFGHJKLMNPQRSTVWXZ")
+        var codes: [String] = []
+        for index in 0..<(count + 1) {
+            let first = letters[index / letters.count], second = letters[index % letters.count]
+            let guess = "BBBB-BB" + String(first) + String(second)
+            if guess != code.userCode { codes.append(guess) }
+        }
+        return Array(codes.prefix(count))
+    }
+
+    static func throttled(perEmail: Int, perClient: Int) -> ReferenceServerConfiguration {
+        ReferenceServerConfiguration(seedUsers: 5, accessTokenTTL: .seconds(3600),
+                                     loginThrottle: LoginThrottle(failuresPerEmail: perEmail, failuresPerClient: perClient,
+                                                                  window: .seconds(300)),
+                                     devicePollInterval: .seconds(1))
+    }
+
+    @Test("unknown user codes count in the login throttle, even from a person signed in as themselves: then the victim's code is refused unapproved")
+    func unknownCodesThrottled() async throws {
+        try await Self.withDeviceServer(Self.throttled(perEmail: 3, perClient: 100)) { server, clock in
+            let victim = try await Self.start(server)
+            let own = try await Self.start(server)
+            var guesses = Self.guesses(3, avoiding: victim)
+            for guess in guesses.prefix(2) {
+                #expect(try await Self.answer(server, userCode: guess).status == 400, "\(guess)")
+            }
+            // Approving one's own device succeeds, and does not wipe the guesses counted so far.
+            #expect(try await Self.answer(server, userCode: own.userCode).status == 200)
+            #expect(try await Self.answer(server, userCode: guesses.removeLast()).status == 400)
+
+            let held = try await Self.answer(server, userCode: victim.userCode)
+            #expect(held.status == 429, "the right guess is held back, password or not")
+            #expect(held.header("Retry-After") != nil)
+            clock.advance(by: 1)
+            #expect(try Self.error(await Self.poll(server, victim)) == "authorization_pending", "not approved")
+
+            // Once the guesses leave the window, an answer is looked at again.
+            clock.advance(by: 300)
+            #expect(try await Self.answer(server, userCode: victim.userCode).status == 200)
+        }
+    }
+
+    @Test("unknown user codes from one client count whatever the email, and a malformed code is not counted")
+    func unknownCodesThrottledPerClient() async throws {
+        try await Self.withDeviceServer(Self.throttled(perEmail: 100, perClient: 3)) { server, _ in
+            let victim = try await Self.start(server)
+            for _ in 0..<5 {
+                #expect(try await Self.answer(server, userCode: "not-a-code").status == 400)
+            }
+            for (index, guess) in Self.guesses(3, avoiding: victim).enumerated() {
+                let page = try await Self.answer(server, userCode: guess, email: "guesser\(index)@example.com")
+                #expect(page.status == 400, "\(guess)")
+            }
+            #expect(try await Self.answer(server, userCode: victim.userCode).status == 429)
+        }
+    }
+
     /// Ways a person may type `BCDF-GHJK`.
     enum Spelling: String, CaseIterable, Sendable {
         case lowercase, withoutDash, spacedAndPadded

@@ -5,7 +5,10 @@
 /// address (someone trying many riders' passwords), each over a sliding ``window``. While a
 /// count is at its limit, password grants for that email or from that address are refused
 /// without looking at the password, even a right one, until the oldest failure leaves the
-/// window. A successful login clears its email's count. Refresh grants are never throttled:
+/// window. A successful login clears its email's count. A well-formed device user code that
+/// names no pending authorization, typed on `/device`, counts as a failure too (RFC 8628 §5.1),
+/// for the email it came with and for the client, and a successful login does not clear it: a
+/// person signed in as themselves must not guess other people's codes. Refresh grants are never throttled:
 /// the client refreshes once per expiry, and a refused refresh would end a good session.
 ///
 /// The defaults sit far above what tests, benchmarks and the demo do (a handful of wrong

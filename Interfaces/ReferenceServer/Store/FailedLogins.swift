@@ -1,6 +1,7 @@
 import Foundation
 
-/// Failed password grants by email and by client address, kept for ``LoginThrottle``.
+/// Failed password grants by email and by client address, kept for ``LoginThrottle``, and
+/// unknown device user codes typed on the verification page (RFC 8628 §5.1), which count the same.
 ///
 /// Each list holds only the failures inside the window, and never more than its limit, so a
 /// flood of wrong passwords costs a bounded amount of memory per key; keys with nothing left
@@ -9,6 +10,9 @@ struct FailedLogins: Sendable {
     let settings: LoginThrottle
     private var byEmail: [String: [Date]] = [:]
     private var byClient: [String: [Date]] = [:]
+    /// Unknown user codes by the email they were typed with; a successful login does not clear
+    /// these, or approving one's own device would reset a guesser's count.
+    private var unknownCodesByEmail: [String: [Date]] = [:]
     private var failuresSinceSweep = 0
 
     init(settings: LoginThrottle) {
@@ -23,6 +27,7 @@ struct FailedLogins: Sendable {
         let waits = [
             wait(&byEmail, key: email.lowercased(), limit: settings.failuresPerEmail, now: now),
             wait(&byClient, key: client, limit: settings.failuresPerClient, now: now),
+            wait(&unknownCodesByEmail, key: email.lowercased(), limit: settings.failuresPerEmail, now: now),
         ].compactMap { $0 }
         return waits.max()
     }
@@ -30,6 +35,15 @@ struct FailedLogins: Sendable {
     /// Counts a wrong password (or an unknown email) for both keys.
     mutating func recordFailure(email: String, client: String, now: Date) {
         append(&byEmail, key: email.lowercased(), limit: settings.failuresPerEmail, now: now)
+        append(&byClient, key: client, limit: settings.failuresPerClient, now: now)
+        failuresSinceSweep += 1
+        if failuresSinceSweep >= 1024 { sweep(now: now) }
+    }
+
+    /// Counts a well-formed user code that names no device authorization: a guess, perhaps, at
+    /// someone else's pending device, which the guesser would approve as themselves.
+    mutating func recordUnknownUserCode(email: String, client: String, now: Date) {
+        append(&unknownCodesByEmail, key: email.lowercased(), limit: settings.failuresPerEmail, now: now)
         append(&byClient, key: client, limit: settings.failuresPerClient, now: now)
         failuresSinceSweep += 1
         if failuresSinceSweep >= 1024 { sweep(now: now) }
@@ -67,5 +81,6 @@ struct FailedLogins: Sendable {
         let cutoff = now.addingTimeInterval(-window)
         byEmail = byEmail.filter { ($0.value.last ?? .distantPast) > cutoff }
         byClient = byClient.filter { ($0.value.last ?? .distantPast) > cutoff }
+        unknownCodesByEmail = unknownCodesByEmail.filter { ($0.value.last ?? .distantPast) > cutoff }
     }
 }

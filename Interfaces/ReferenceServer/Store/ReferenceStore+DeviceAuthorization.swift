@@ -49,13 +49,24 @@ extension ReferenceStore {
 
     /// Approves (binding it to the person) or denies the authorization with `userCode`, once
     /// the person's email and password pass the same check, and throttle, as the password grant.
+    ///
+    /// A well-formed code that names no authorization counts as a failure in that throttle too
+    /// (RFC 8628 §5.1), by email and by client: user codes carry about 35 bits, so a person
+    /// signed in as themselves could otherwise guess codes and approve others' pending devices.
     /// - Parameters:
     ///   - userCode: As typed; compared without case and dashes.
     ///   - client: The address the request came from, for the login throttle.
     func decideDeviceAuthorization(userCode typed: String, email: String, password: String,
                                    approve: Bool, client: String) -> DeviceDecisionOutcome {
-        guard let userCode = UserCode.canonical(typed), let deviceCode = deviceCodesByUserCode[userCode],
-              let authorization = deviceAuthorizations[deviceCode] else { return .unknownCode }
+        // A malformed code could match nothing, so it is no guess worth counting.
+        guard let userCode = UserCode.canonical(typed) else { return .unknownCode }
+        if let wait = failedLogins.retryAfter(email: email, client: client, now: now()) {
+            return .throttled(retryAfter: wait)
+        }
+        guard let deviceCode = deviceCodesByUserCode[userCode], let authorization = deviceAuthorizations[deviceCode] else {
+            failedLogins.recordUnknownUserCode(email: email, client: client, now: now())
+            return .unknownCode
+        }
         guard authorization.expiresAt > now() else { return .expired }
         guard authorization.phase == .pending else { return .alreadyDecided }
         switch checkCredentials(email: email, password: password, client: client) {
