@@ -78,6 +78,22 @@ struct EncryptedFileScryptBoundsTests {
         #expect(ScryptParameters.standard.memory == 32 << 20)
     }
 
+    @Test("docs/vault.md states the bounds the code enforces")
+    func documentedBounds() throws {
+        let doc = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../docs/vault.md").standardizedFileURL
+        let text = try String(contentsOf: doc, encoding: .utf8)
+        let table = text.split(separator: "\n").filter { $0.hasPrefix("| 10 |") || $0.hasPrefix("| 11 |") || $0.hasPrefix("| 15 |") }
+        #expect(table.count == 3, "the version 1 header table's scrypt rows")
+        #expect(table.contains { $0.contains("`1` (1…\(ScryptParameters.maximumParallelism) accepted)") }, "\(table)")
+        #expect(text.contains("N at least 2^\(ScryptParameters.minimumLogN), p from 1 to \(ScryptParameters.maximumParallelism)"))
+        #expect(text.contains("128·r·N bytes, at most \(ScryptParameters.maximumMemory >> 20) MiB"))
+        // Each example the text gives is accepted or refused as it says.
+        #expect(ScryptParameters(logN: 18, r: 8, p: 1).refusal == nil)
+        #expect(ScryptParameters(logN: 21, r: 1, p: 1).refusal == nil)
+        #expect(ScryptParameters(logN: 20, r: 8, p: 1).refusal != nil)
+    }
+
     @Test("the key derivation itself refuses parameters beyond the bounds, whoever asks")
     func derivationRefuses() {
         #expect(throws: VaultError.self) {
