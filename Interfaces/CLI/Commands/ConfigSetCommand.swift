@@ -19,7 +19,9 @@ struct ConfigSetCommand: GlobalOptionsCommand {
             nothing is written when it is refused. Numbers and true/false are written as JSON \
             numbers and booleans. Other keys in the file are kept. The folder is created 0700 \
             and the file written 0600, through a temporary file renamed over the old one; a file \
-            that is not a JSON object is never replaced (exit 10).
+            that is not a JSON object is never replaced (exit 10). Nor is one that another user \
+            could change, or one in a folder they could change (exit 10, naming the chmod to \
+            run): a symbolic link there may have been planted, so it is never followed.
 
             client_secret is not taken from the command line (ps and shell history would keep \
             it): pipe it in with --value-stdin, or leave the value out at a terminal to be \
