@@ -89,9 +89,14 @@ struct RiderKitTestingTests {
         let server = StubTransport.successful()
         let request = HTTPRequest(method: .get, url: try #require(URL(string: "https://api.example.test/nowhere")))
 
+        var thrown: (any Error)?
         await withKnownIssue("the stub reports the unexpected request") {
-            _ = try await server.send(request)
+            do { _ = try await server.send(request) } catch { thrown = error }
+        } matching: { issue in
+            // The stub's own report, not any other failure the body might have met.
+            issue.comments.contains { $0.rawValue.contains("GET https://api.example.test/nowhere") }
         }
+        #expect(thrown is UnexpectedRequestError)
         #expect(server.unexpectedRequests == [request])
     }
 

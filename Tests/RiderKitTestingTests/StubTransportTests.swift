@@ -32,9 +32,15 @@ struct StubTransportTests {
         unexpected.headers["Authorization"] = "Bearer stub-token"
         unexpected.headers["Accept"] = "application/json"
 
+        // The issue is matched by its text, so an `#expect` failing inside cannot pass for it; the
+        // error is checked outside, where nothing swallows a failure.
+        var thrown: (any Error)?
         await withKnownIssue("the stub reports the unexpected request") {
-            await #expect(throws: UnexpectedRequestError.self) { try await transport.send(unexpected) }
+            do { _ = try await transport.send(unexpected) } catch { thrown = error }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("GET https://api.example.test/users/u_1?q=jo") }
         }
+        #expect(thrown is UnexpectedRequestError)
 
         #expect(transport.unexpectedRequests == [unexpected])
         let error = UnexpectedRequestError(request: unexpected, scriptedRoutes: ["POST /auth/token"])
