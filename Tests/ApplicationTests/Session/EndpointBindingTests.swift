@@ -75,7 +75,8 @@ struct EndpointBindingTests {
     @Test("a session that recorded no revocation endpoint revokes only on its API's or token endpoint's origin")
     func unrecordedSessionRevokesOnlyAtHome() async throws {
         let away = try harness(revokePath: "\(Self.identity)/revoke", session: session(revocationOrigin: nil))
-        await #expect(throws: RiderError.self) { try await away.logout() }
+        let refusal = await #expect(throws: RiderError.self) { try await away.logout() }
+        #expect(refusal?.code == .storage)
         #expect(away.transport.requests.isEmpty)
 
         let home = try harness(revokePath: "/oauth/revoke", session: session(revocationOrigin: nil))
