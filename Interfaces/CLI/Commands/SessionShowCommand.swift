@@ -19,8 +19,9 @@ struct SessionShowCommand: GlobalOptionsCommand {
     func run() async throws {
         let context = try CommandContext(global)
         guard let session = try await context.rider.sessions.currentSession() else { throw RiderError.notSignedIn }
+        let account = try? await context.rider.accounts.current()
         let output = SessionOutput(session, server: context.server, vault: await context.rider.currentVaultLocation(),
-                                   now: context.now)
+                                   now: context.now, account: account?.email ?? account?.displayName)
         try context.print(json: output, lines: output.lines(now: context.now))
     }
 }

@@ -8,7 +8,8 @@ struct AccountSessionOutput: Encodable, Sendable {
     let userID: String
     @Nullable var email: String?
     let active: Bool
-    /// `signed_in`, `expired` (it still refreshes, or not) or `unreadable`.
+    /// `signed_in` (also when only its access token expired and it renews itself on next use),
+    /// `expired` (over: it cannot renew), `missing` or `unreadable`.
     let state: String
     @Nullable var expiresAt: Date?
     let refreshable: Bool
@@ -25,7 +26,9 @@ struct AccountSessionOutput: Encodable, Sendable {
         self.vault = vault
         switch session {
         case .success(let session?):
-            state = session.isExpired(at: now) ? "expired" : "signed_in"
+            // An expired access token with a refresh token is a session that renews itself on its
+            // next use, not an expired one.
+            state = session.isExpired(at: now) && session.refreshToken == nil ? "expired" : "signed_in"
             expiresAt = session.expiresAt
             refreshable = session.refreshToken != nil
         case .success(nil):
@@ -41,7 +44,9 @@ struct AccountSessionOutput: Encodable, Sendable {
 
     /// The row's cells under ``AccountListOutput``'s titles.
     func row(now: Date) -> [String] {
-        let expiry = expiresAt.map { HumanFormat.timeLeft(until: $0, from: now) } ?? (state == "signed_in" ? "unknown" : "-")
+        let expiry = expiresAt.map { expiresAt in
+            refreshable && expiresAt <= now ? "renews on next use" : HumanFormat.timeLeft(until: expiresAt, from: now)
+        } ?? (state == "signed_in" ? "unknown" : "-")
         let renewal = switch state {
         case "signed_in", "expired": refreshable ? "yes" : "no"
         default: problem ?? "-"

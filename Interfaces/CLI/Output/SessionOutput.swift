@@ -14,8 +14,10 @@ struct SessionOutput: Encodable, Sendable {
     let vault: String
     @Nullable var email: String?
     @Nullable var identitySource: String?
+    /// The account as `rider session list` names it, for a session that kept no identity.
+    @Nullable var account: String?
 
-    init(_ session: Session, server: String, vault: String, now: Date) {
+    init(_ session: Session, server: String, vault: String, now: Date, account: String? = nil) {
         self.server = server
         userID = session.userID.rawValue
         role = session.role?.rawValue
@@ -26,14 +28,19 @@ struct SessionOutput: Encodable, Sendable {
         self.vault = vault
         email = session.identity?.email
         identitySource = session.identity?.source.rawValue
+        self.account = account
     }
 
     func lines(now: Date) -> [String] {
-        let expiry = expiresAt.map { "\(HumanFormat.date($0)) (\(HumanFormat.timeLeft(until: $0, from: now)))" }
+        let expiry = expiresAt.map { expiresAt in
+            let left = refreshable && expiresAt <= now
+                ? "access token expired; renewed on next use" : HumanFormat.timeLeft(until: expiresAt, from: now)
+            return "\(HumanFormat.date(expiresAt)) (\(left))"
+        }
         return HumanFormat.block([
             ("server", server),
             ("user id", userID),
-            ("account", identitySource.map { "\(email ?? "-") (\(IdentityOutput.describe($0)))" } ?? "-"),
+            ("account", identitySource.map { "\(email ?? account ?? "-") (\(IdentityOutput.describe($0)))" } ?? account ?? "-"),
             ("role", role ?? "unknown"),
             ("expires", expiry ?? "unknown (the server did not say)"),
             ("refresh", refreshable ? "automatic when the access token expires" : "not possible; log in again on expiry"),

@@ -163,4 +163,23 @@ struct HostileTextOutputTests {
                                                   revocationFailure: .serverUnreachable(reason: "connection refused")))
         #expect(offline.line == "Logged out here; the server could not be reached, so its tokens stay valid until they expire.")
     }
+
+    @Test("a session whose access token expired but that renews itself is signed in, not expired")
+    func renewingSessionIsNotExpired() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let account = Account(id: "u_1", server: "https://api.example.com", email: "ana@example.com", isActive: true)
+        let lapsed = Session(accessToken: "a", refreshToken: "r", expiresAt: now.addingTimeInterval(-9), userID: "u_1",
+                             role: nil, issuedAt: now.addingTimeInterval(-3600))
+        let renewing = AccountSessionOutput(account, session: .success(lapsed), vault: "file", now: now)
+        #expect(renewing.state == "signed_in")
+        #expect(renewing.row(now: now)[3...5] == ["signed in", "renews on next use", "yes"])
+        #expect(SessionOutput(lapsed, server: "https://api.example.com", vault: "file", now: now).lines(now: now)
+            .contains { $0.contains("access token expired; renewed on next use") })
+
+        var over = lapsed
+        over.refreshToken = nil
+        let expired = AccountSessionOutput(account, session: .success(over), vault: "file", now: now)
+        #expect(expired.state == "expired")
+        #expect(expired.row(now: now)[4] == "expired 9 s ago")
+    }
 }

@@ -74,13 +74,13 @@ struct JSONOutputShapeTests {
                               userID: "u_000001", role: .user, issuedAt: Self.date)
         let shown = SessionOutput(session, server: "https://api.example.com", vault: "keyring",
                                   now: Self.date.addingTimeInterval(60))
-        #expect(json(shown) == #"{"email":null,"expires_at":"2025-01-02T04:04:05Z","expires_in_seconds":3540,"#
+        #expect(json(shown) == #"{"account":null,"email":null,"expires_at":"2025-01-02T04:04:05Z","expires_in_seconds":3540,"#
             + #""identity_source":null,"issued_at":"2025-01-02T03:04:05Z","refreshable":true,"role":"user","#
             + #""server":"https://api.example.com","user_id":"u_000001","vault":"keyring"}"#)
         let bare = Session(accessToken: "a", refreshToken: nil, expiresAt: nil, userID: "u_000002", role: nil,
                            issuedAt: Self.date)
         #expect(json(SessionOutput(bare, server: "https://api.example.com", vault: "file", now: Self.date))
-            == #"{"email":null,"expires_at":null,"expires_in_seconds":null,"identity_source":null,"#
+            == #"{"account":null,"email":null,"expires_at":null,"expires_in_seconds":null,"identity_source":null,"#
             + #""issued_at":"2025-01-02T03:04:05Z","refreshable":false,"role":null,"server":"https://api.example.com","#
             + #""user_id":"u_000002","vault":"file"}"#)
         // A session from an OpenID provider names its account and where that came from.
@@ -88,9 +88,13 @@ struct JSONOutputShapeTests {
                              issuedAt: Self.date,
                              identity: AccountIdentity(email: "ana@example.com", name: "Ana", source: .idToken))
         #expect(json(SessionOutput(openID, server: "https://id.example.com", vault: "file", now: Self.date))
-            == #"{"email":"ana@example.com","expires_at":null,"expires_in_seconds":null,"identity_source":"id_token","#
+            == #"{"account":null,"email":"ana@example.com","expires_at":null,"expires_in_seconds":null,"identity_source":"id_token","#
             + #""issued_at":"2025-01-02T03:04:05Z","refreshable":false,"role":null,"server":"https://id.example.com","#
             + #""user_id":"1","vault":"file"}"#)
+
+        // A session that kept no identity is named as session list names its account.
+        #expect(SessionOutput(bare, server: "https://api.example.com", vault: "file", now: Self.date,
+                              account: "bo@example.com").lines(now: Self.date).contains { $0.hasPrefix("account ") && $0.hasSuffix("bo@example.com") })
 
         #expect(json(LoginOutput(server: "https://api.example.com", email: " ana@example.com\n", session: session))
             == #"{"email":"ana@example.com","expires_at":"2025-01-02T04:04:05Z","role":"user","#
