@@ -1,4 +1,5 @@
 import ArgumentParser
+import RiderApplication
 
 /// `rider`: the root command. It only groups the subcommands and documents what is shared.
 struct RiderCommand: ParsableCommand {
@@ -51,6 +52,7 @@ struct RiderCommand: ParsableCommand {
               10  configuration error (no or invalid server, bad config file)
               11  local storage error (the keyring, the session file or the user cache)
             """,
+        version: RequestIdentity.libraryVersion,
         subcommands: [
             LoginCommand.self,
             LogoutCommand.self,

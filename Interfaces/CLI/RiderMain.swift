@@ -9,11 +9,16 @@ enum RiderMain {
     static func main() async {
         let arguments = GlobalOptions.hoisted(Array(CommandLine.arguments.dropFirst()))
         let command: any ParsableCommand
+        // `rider help sesion` would print the top help and succeed: name the subcommand meant.
+        if arguments.first == "help", let typo = SubcommandSuggestion.error(for: arguments) {
+            exit(ErrorReport(json: arguments.contains("--json")).report(typo))
+        }
         do {
             command = try RiderCommand.parseAsRoot(arguments)
         } catch {
-            // Parsing failed, so `--json` is only known from the raw arguments.
-            exit(ErrorReport(json: arguments.contains("--json")).report(error))
+            // Parsing failed, so `--json` is only known from the raw arguments. A mistyped
+            // subcommand is named as such rather than as some other command's usage error.
+            exit(ErrorReport(json: arguments.contains("--json")).report(SubcommandSuggestion.error(for: arguments) ?? error))
         }
         let json = (command as? any GlobalOptionsCommand)?.global.json ?? false
         do {

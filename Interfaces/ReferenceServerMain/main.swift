@@ -10,7 +10,8 @@ import RiderReferenceServer
 struct RiderServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rider-server",
-        abstract: "Run the RiderKit reference server (in-memory, for demos and tests)."
+        abstract: "Run the RiderKit reference server (in-memory, for demos and tests).",
+        version: ReferenceServer.version
     )
 
     @Option(help: "Address to bind. Loopback only unless --allow-non-loopback is given.")

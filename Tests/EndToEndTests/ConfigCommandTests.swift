@@ -1,4 +1,5 @@
 import Foundation
+import RiderApplication
 import RiderReferenceServer
 import Testing
 import TestSupport
@@ -95,5 +96,37 @@ struct ConfigCommandTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == broken, "the user's file is untouched")
         #expect(try await sandbox.rider("config", "unset", "timeout").status == 10)
         #expect(try await sandbox.rider("config", "show").status == 10)
+    }
+
+    @Test("config get prints one effective value for scripts; unset is exit 1, a typo names the key meant, a secret is never printed")
+    func getOneSetting() async throws {
+        let sandbox = try Sandbox(server: URL(string: "http://127.0.0.1:9"), requestTimeout: nil)
+        defer { sandbox.remove() }
+        let base = try await sandbox.rider("config", "get", "base_url")
+        #expect(base.status == 0 && base.stdout == "http://127.0.0.1:9\n", "\(base)")
+        let timeout = try await sandbox.rider("config", "get", "timeout")
+        #expect(timeout.status == 0 && timeout.stdout == "15\n", "the default: \(timeout)")
+        let unset = try await sandbox.rider("config", "get", "scope")
+        #expect(unset.status == 1 && unset.stdout.isEmpty, "\(unset)")
+        let typo = try await sandbox.rider("config", "get", "timout")
+        #expect(typo.status == 2 && typo.stderr.contains("Did you mean timeout?"), "\(typo)")
+        let secret = try await sandbox.rider(["config", "get", "client_secret"],
+                                             environment: ["RIDER_CLIENT_SECRET": "never-printed-secret"])
+        #expect(secret.status == 0 && secret.stderr.contains("is set"), "\(secret)")
+        #expect(!secret.stdout.contains("never-printed-secret") && !secret.stderr.contains("never-printed-secret"))
+    }
+
+    @Test("a mistyped subcommand is named with the one meant (exit 2); --version prints the release")
+    func typosAndVersion() async throws {
+        let sandbox = try Sandbox(server: nil)
+        defer { sandbox.remove() }
+        for (arguments, meant) in [(["logn"], "rider login"), (["session", "lst"], "rider session list"),
+                                   (["help", "sesion"], "rider session")] {
+            let run = try await sandbox.rider(arguments, environment: [:])
+            #expect(run.status == 2 && run.stderr.contains("Did you mean `\(meant)`?"), "\(run)")
+        }
+        let version = try await sandbox.rider("--version")
+        #expect(version.status == 0 && version.stdout == "\(RequestIdentity.libraryVersion)\n", "\(version)")
+        #expect(ReferenceServer.version == RequestIdentity.libraryVersion, "rider-server says the same release")
     }
 }

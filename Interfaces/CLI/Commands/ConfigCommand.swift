@@ -20,12 +20,13 @@ struct ConfigCommand: ParsableCommand {
 
             Examples:
               rider config show
+              rider config get base_url
               rider config set base_url https://api.example.com
               rider config set timeout 30
               printf '%s' "$SECRET" | rider config set client_secret --value-stdin
               rider config unset timeout
             """,
-        subcommands: [ConfigShowCommand.self, ConfigSetCommand.self, ConfigUnsetCommand.self],
+        subcommands: [ConfigShowCommand.self, ConfigGetCommand.self, ConfigSetCommand.self, ConfigUnsetCommand.self],
         defaultSubcommand: ConfigShowCommand.self
     )
 }

@@ -18,11 +18,17 @@ enum ConfigError: Error, LocalizedError, Sendable, Equatable {
     case unparseableFile(path: String)
     /// The file or its folder could not be written (exit 11).
     case cannotWrite(path: String, reason: String)
+    /// `rider config get` of a setting nothing sets and that has no default (exit 1, as
+    /// `git config --get`).
+    case notSet(key: String)
 
     var errorDescription: String? {
         switch self {
         case .unknownKey(let key):
-            return "'\(key)' is not a rider setting. Known settings: \(ConfigKey.names.joined(separator: ", "))."
+            let nearest = ConfigKey.names.map { ($0, SubcommandSuggestion.editDistance(key.lowercased(), $0)) }
+                .filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+            return "'\(key)' is not a rider setting." + (nearest.map { " Did you mean \($0)?" } ?? "")
+                + " Known settings: \(ConfigKey.names.joined(separator: ", "))."
         case .invalidValue(let key, let reason):
             return "Invalid value for \(key): \(reason). The config file was not changed."
         case .secretOnCommandLine(let key):
@@ -39,6 +45,8 @@ enum ConfigError: Error, LocalizedError, Sendable, Equatable {
                 + "Fix it by hand, or move it aside and run the command again."
         case .cannotWrite(let path, let reason):
             return "The config file \(path) could not be written: \(reason). It was left as it was."
+        case .notSet(let key):
+            return "\(key) is not set and has no default."
         }
     }
 
@@ -49,6 +57,7 @@ enum ConfigError: Error, LocalizedError, Sendable, Equatable {
         case .invalidValue: return .inputRejected
         case .unparseableFile: return .configuration
         case .cannotWrite: return .storage
+        case .notSet: return .failure
         }
     }
 
@@ -58,6 +67,7 @@ enum ConfigError: Error, LocalizedError, Sendable, Equatable {
         case .usage: return "usage"
         case .inputRejected: return "invalid_input"
         case .configuration: return "invalid_configuration"
+        case .failure: return "not_set"
         default: return "storage"
         }
     }

@@ -17,6 +17,10 @@ import UnixSignals
 /// await server.stop()  // awaited, on every path, so the port is free when this returns
 /// ```
 public enum ReferenceServer {
+    /// The release of RiderKit this server ships with (`rider-server --version`); the same as the
+    /// client's, which the CLI tests check, though the two share no code.
+    public static let version = "0.9.0"
+
     /// Starts a server and returns once its port is bound.
     /// - Parameter configuration: Host, port, seed data and token lifetimes.
     /// - Returns: The running server, its base URL and its store.
