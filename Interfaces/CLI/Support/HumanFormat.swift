@@ -31,7 +31,7 @@ enum HumanFormat {
     /// (``TerminalSafeText``): they are mostly the server's words.
     static func block(_ rows: [(String, String)]) -> [String] {
         let rows = rows.map { ($0.terminalSafe, $1.terminalSafe) }
-        let width = rows.map(\.0.count).max() ?? 0
+        let width = rows.map { TextTable.displayWidth($0.0) }.max() ?? 0
         return rows.map { key, value in pad(key, to: width) + "  " + value }
     }
 
@@ -40,7 +40,9 @@ enum HumanFormat {
     static func columns(_ rows: [[String]]) -> [String] {
         let rows = rows.map { $0.map(\.terminalSafe) }
         let count = rows.map(\.count).max() ?? 0
-        let widths = (0..<count).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        let widths = (0..<count).map { column in
+            rows.map { column < $0.count ? TextTable.displayWidth($0[column]) : 0 }.max() ?? 0
+        }
         return rows.map { cells in
             cells.enumerated().map { index, cell in
                 index == cells.count - 1 ? cell : pad(cell, to: widths[index])
@@ -48,8 +50,10 @@ enum HumanFormat {
         }
     }
 
-    /// Pads by characters, not UTF-16 units, so "José" lines up with "Jose".
+    /// Pads by the columns a terminal gives the text (``TextTable/displayWidth(_:)``: a CJK or
+    /// emoji character takes two, a combining mark none), as the tables do, so "José", "Jose" and
+    /// "田中" line up when piped too.
     private static func pad(_ text: String, to width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - text.count))
+        text + String(repeating: " ", count: max(0, width - TextTable.displayWidth(text)))
     }
 }

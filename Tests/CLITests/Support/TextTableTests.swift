@@ -50,4 +50,14 @@ struct TextTableTests {
         #expect(plain.allSatisfy { !$0.contains("\u{1B}") })
         #expect(plain[1] == "u_1  José  mentor")
     }
+
+    @Test("piped, the plain columns are padded by display width too, so wide names line up")
+    func pipedColumnsByDisplayWidth() {
+        let rows = [["ID", "NAME", "TYPE"], ["u_1", "東京 太郎", "x"], ["u_2", "José", "y"]]
+        let lines = HumanFormat.columns(rows)
+        let typeColumn = zip(lines, rows).map { line, row in
+            TextTable.displayWidth(line) - TextTable.displayWidth(row[2])
+        }
+        #expect(Set(typeColumn).count == 1, "the last column starts at the same place on each line: \(lines)")
+    }
 }
