@@ -19,9 +19,11 @@ struct UserCacheTests {
             let offline = try await sandbox.rider("users", "search", "jo", "--limit", "10")
             #expect(offline.status == 0, "\(offline)")
             #expect(offline.lines.first?.hasPrefix("total ") == true, "\(offline)")
-            #expect(offline.lines.dropFirst().first?.hasPrefix("OFFLINE: The server cannot be reached") == true,
+            // Standard output is the header, then the rows; the notice goes to standard error.
+            #expect(offline.lines.dropFirst().allSatisfy { $0.hasPrefix("u_") }, "\(offline)")
+            #expect(offline.errorLines.first?.hasPrefix("OFFLINE: The server cannot be reached") == true,
                     "\(offline)")
-            #expect(offline.stdout.contains("local cache"), "\(offline)")
+            #expect(offline.stderr.contains("local cache"), "\(offline)")
             let offlineRows = offline.lines.filter { $0.hasPrefix("u_") }
             #expect(Set(offlineRows.map { $0.prefix(8) }) == Set(onlineRows.map { $0.prefix(8) }), "\(offline)")
 

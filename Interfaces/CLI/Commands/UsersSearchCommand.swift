@@ -58,6 +58,8 @@ struct UsersSearchCommand: GlobalOptionsCommand {
             query, page: try PageRequest(page: page, limit: limit), policy: policy.policy)
         let output = UserPageOutput(result, query: query.trimmingCharacters(in: .whitespacesAndNewlines), now: context.now)
         let terminal = global.terminal
+        // Beside the results, not among them: stdout is the header and the rows.
+        if !global.json, let notice = output.notice { Console.standardError(notice) }
         try context.print(json: output, style: terminal.style, lines: output.lines(on: terminal))
         await context.rider.backgroundRefreshes.waitForAll()
     }

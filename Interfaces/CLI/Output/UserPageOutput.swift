@@ -2,7 +2,8 @@ import Foundation
 import RiderKit
 
 /// One page of search results: a header with the totals, then one aligned line per user. A page
-/// answered from the cache says so on the line after the header.
+/// answered from the cache says so in a ``notice`` for standard error, so standard output stays
+/// the header and then the rows, as scripts read it.
 struct UserPageOutput: Encodable, Sendable {
     let query: String
     let total: Int
@@ -26,21 +27,20 @@ struct UserPageOutput: Encodable, Sendable {
     /// The lines scripts read when stdout is not a terminal.
     var lines: [String] { lines(on: TerminalOutput(color: .never, isTerminal: false)) }
 
-    /// The header (bold on a styled terminal), the cache notice if any, then the users: plain
-    /// aligned lines, or a table with column titles on a terminal.
+    /// The header (bold on a styled terminal), then the users: plain aligned lines, or a table
+    /// with column titles on a terminal.
     func lines(on terminal: TerminalOutput) -> [String] {
         let pages = max(1, (total + max(limit, 1) - 1) / max(limit, 1))
         let noun = total == 1 ? "user" : "users"
         var header = "total \(total) \(noun) for \"\(query.terminalSafe)\" · page \(page) of \(pages) · \(limit) per page"
         if hasNext { header += " · next: --page \(page + 1)" }
-        var lines = [terminal.style.bold(header)]
-        if let notice { lines.append(notice) }
+        let lines = [terminal.style.bold(header)]
         guard !users.isEmpty else { return lines }
         return lines + UserOutput.listing(users, on: terminal)
     }
 
-    /// Says plainly when the page did not come from the server.
-    private var notice: String? {
+    /// Says plainly when the page did not come from the server: for standard error.
+    var notice: String? {
         let oldest = cache.ageSeconds.map { " (oldest entry stored \(HumanFormat.duration(TimeInterval($0))) ago)" } ?? ""
         switch cache.source {
         case "offline":
