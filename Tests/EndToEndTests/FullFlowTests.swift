@@ -10,7 +10,10 @@ struct FullFlowTests {
             // Given a fresh machine, when the demo rider logs in with the password on stdin
             let login = try await sandbox.loginAsDemo()
             #expect(login.status == 0, "\(login)")
-            #expect(login.stdout.hasPrefix("Logged in as demo@example.com (u_000000), session valid until "), "\(login)")
+            let origin = server.baseURL.absoluteString.hasSuffix("/")
+                ? String(server.baseURL.absoluteString.dropLast()) : server.baseURL.absoluteString
+            #expect(login.stdout.hasPrefix("Logged in as demo@example.com (u_000000) on \(origin), session valid until "),
+                    "\(login)")
             #expect(login.stderr.isEmpty, "\(login)")
 
             let whoami = try await sandbox.rider("whoami")

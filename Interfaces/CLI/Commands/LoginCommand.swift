@@ -101,7 +101,7 @@ struct LoginCommand: GlobalOptionsCommand {
         let email = try email ?? TerminalInput.readLine(prompt: "Email: ", echo: true, hint: "pass --email")
         let password = try PasswordInput.read(fromStandardInput: passwordStdin)
         let session = try await context.rider.login(Credentials(email: email, password: password))
-        let output = LoginOutput(server: context.server, email: email, session: session)
+        let output = LoginOutput(server: context.server, issuer: context.issuer, email: email, session: session)
         let others = await Self.activate(session, context)
         try context.print(json: output, lines: [output.line] + others)
     }
@@ -161,7 +161,8 @@ struct LoginCommand: GlobalOptionsCommand {
         // The identity the provider gave comes first; the rider API, where there is one, next.
         var email = session.identity?.email
         if email == nil, context.configuration.hasRiderAPI { email = (try? await context.rider.currentUser())?.value.email }
-        let output = LoginOutput(server: context.server, email: email ?? session.identity?.name ?? session.userID.rawValue,
+        let output = LoginOutput(server: context.server, issuer: context.issuer,
+                                 email: email ?? session.identity?.name ?? session.userID.rawValue,
                                  session: session)
         let others = await Self.activate(session, context)
         try context.print(json: output, lines: [output.line] + others)

@@ -90,6 +90,9 @@ struct CommandContext: Sendable {
     /// The server as people name it (`https://api.example.com`).
     var server: String { rider.api.origin }
 
+    /// The identity provider configured (`--issuer`, `RIDER_ISSUER`), if any.
+    var issuer: String? { configuration.discovery?.issuer.absoluteString }
+
     /// Prints `json` with `--json`, else the human-readable `lines`, made terminal-safe by
     /// ``Console``.
     /// - Parameter style: the style `lines` were rendered with (tables and their headers), whose

@@ -97,11 +97,19 @@ struct JSONOutputShapeTests {
                               account: "bo@example.com").lines(now: Self.date).contains { $0.hasPrefix("account ") && $0.hasSuffix("bo@example.com") })
 
         #expect(json(LoginOutput(server: "https://api.example.com", email: " ana@example.com\n", session: session))
-            == #"{"email":"ana@example.com","expires_at":"2025-01-02T04:04:05Z","role":"user","#
+            == #"{"email":"ana@example.com","expires_at":"2025-01-02T04:04:05Z","issuer":null,"role":"user","#
             + #""server":"https://api.example.com","user_id":"u_000001"}"#)
         #expect(json(LoginOutput(server: "https://api.example.com", email: "bo@example.com", session: bare))
-            == #"{"email":"bo@example.com","expires_at":null,"role":null,"server":"https://api.example.com","#
+            == #"{"email":"bo@example.com","expires_at":null,"issuer":null,"role":null,"server":"https://api.example.com","#
             + #""user_id":"u_000002"}"#)
+
+        // Signed in at a provider other than the server: both are named.
+        let elsewhere = LoginOutput(server: "https://api.example.com", issuer: "https://id.example.com",
+                                    email: "ana@example.com", session: session)
+        #expect(elsewhere.line.hasPrefix("Logged in as ana@example.com (u_000001) on https://api.example.com "
+            + "(signed in at https://id.example.com), "))
+        #expect(LoginOutput(server: "https://id.example.com", issuer: "https://id.example.com/", email: "a@b.c",
+                            session: session).issuer == nil, "the server is its own issuer: named once")
 
         #expect(json(LogoutOutput(Logout.Outcome(wasSignedIn: true, revokedOnServer: false)))
             == #"{"account":null,"now_active":null,"revocation_error":null,"revocation_status":null,"#
