@@ -53,7 +53,10 @@ package struct RetryMiddleware: HTTPMiddleware {
         case .failure(let error):
             guard let error = error as? RiderError else { return nil }
             switch error.code {
-            case .serverUnreachable, .timedOut: return policy.delay(beforeRetry: retry, random: random())
+            // A connection that failed at once may work a moment later. A timeout is not tried
+            // again: the configured timeout is what the caller agreed to wait, and three attempts
+            // made a 15 s timeout a 45 s wait with nothing to show for it.
+            case .serverUnreachable: return policy.delay(beforeRetry: retry, random: random())
             default: return nil
             }
         case .success(let response):

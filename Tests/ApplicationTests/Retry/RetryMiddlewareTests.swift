@@ -51,8 +51,8 @@ struct RetryMiddlewareTests {
         #expect(clock.requestedSleeps == [5])
     }
 
-    @Test("network errors and 408/429/5xx are retried up to the attempt limit, with growing backoff",
-          arguments: [StubReply.unreachable, .failing(RiderError.timedOut), .status(408), .status(429), .status(500),
+    @Test("a failed connection and 408/429/5xx are retried up to the attempt limit, with growing backoff",
+          arguments: [StubReply.unreachable, .status(408), .status(429), .status(500),
                       .status(502), .status(503), .status(504)])
     func retryableFailures(reply: StubReply) async throws {
         let stub = StubTransport()
@@ -66,9 +66,10 @@ struct RetryMiddlewareTests {
         #expect(clock.requestedSleeps == [1, 2, 4])
     }
 
-    @Test("other statuses and errors are returned at once", arguments: [
+    @Test("other statuses and errors are returned at once, a timeout too: the timeout is the wait agreed to",
+          arguments: [
         StubReply.status(400), .status(401), .status(404), .status(409), .status(412), .status(501),
-        .failing(RiderError.malformedResponse("x")),
+        .failing(RiderError.malformedResponse("x")), .failing(RiderError.timedOut),
     ])
     func nonRetryable(reply: StubReply) async throws {
         let stub = StubTransport()
