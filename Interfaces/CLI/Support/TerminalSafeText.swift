@@ -2,7 +2,9 @@
 /// config values — made safe to write to a terminal, where a control character is an order:
 /// ESC starts sequences that retitle the window, move the cursor or (OSC 52) write the
 /// clipboard, CR and LF forge lines, and a bidi override makes text read in a different order
-/// from the bytes.
+/// from the bytes. Combining marks stacked on one character ("Zalgo" text) draw over the lines
+/// above and below: past ``combiningMarksPerCharacter`` on one base character they are written
+/// out too, so a user code or a name cannot hide what is printed around it.
 ///
 /// Such characters are written out visibly (`\e`, `\a`, `\r`, `\u{9B}`, `\u{202E}`), never
 /// dropped, so what a person reads still shows that something odd was sent. Backslashes are left
@@ -16,13 +18,19 @@
 /// - ``line(_:keepingStyle:)`` for what ``Console`` writes: the same, except the escapes
 ///   ``TextStyle`` itself adds, when styling is on.
 enum TerminalSafeText {
+    /// How many combining marks one base character keeps; the rest are written out. Two cover
+    /// the scripts that stack marks in ordinary text (Vietnamese, decomposed: a letter with a
+    /// tone mark and a vowel mark; a keycap emoji), not a tower that reaches into other lines.
+    static let combiningMarksPerCharacter = 2
+
     /// `text` with every C0 and C1 control character, DEL and bidi override or isolate written
-    /// out visibly.
+    /// out visibly, and the combining marks of one character past ``combiningMarksPerCharacter``.
     static func escape(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscaping) else { return text }
+        guard hasAnythingToEscape(text.unicodeScalars) else { return text }
         var escaped = String.UnicodeScalarView()
+        var marks = 0
         for scalar in text.unicodeScalars {
-            append(scalar, to: &escaped)
+            append(scalar, marks: &marks, to: &escaped)
         }
         return String(escaped)
     }
@@ -32,17 +40,19 @@ enum TerminalSafeText {
     /// for it (tables and their headers), and their renderers escaped each field first, so the
     /// sequences kept are rider's own; every other line keeps no escape at all.
     static func line(_ line: String, keepingStyle: Bool) -> String {
-        guard line.unicodeScalars.contains(where: needsEscaping) else { return line }
+        guard hasAnythingToEscape(line.unicodeScalars) else { return line }
         let scalars = Array(line.unicodeScalars)
         var escaped = String.UnicodeScalarView()
         var index = 0
+        var marks = 0
         while index < scalars.count {
             if keepingStyle, let length = styleEscapeLength(in: scalars, at: index) {
                 escaped.append(contentsOf: scalars[index..<index + length])
+                // A style escape draws nothing: marks after it still stack on the same character.
                 index += length
                 continue
             }
-            append(scalars[index], to: &escaped)
+            append(scalars[index], marks: &marks, to: &escaped)
             index += 1
         }
         return String(escaped)
@@ -57,8 +67,33 @@ enum TerminalSafeText {
         }
     }
 
-    private static func append(_ scalar: Unicode.Scalar, to escaped: inout String.UnicodeScalarView) {
-        guard needsEscaping(scalar) else {
+    /// Whether `scalar` is a combining mark that draws on the character before it (nonspacing
+    /// or enclosing); spacing marks take room of their own and cannot reach another line.
+    static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark: return true
+        default: return false
+        }
+    }
+
+    /// Whether anything in `scalars` must be written out: a character ``needsEscaping(_:)``
+    /// names, or a run of combining marks longer than ``combiningMarksPerCharacter``.
+    private static func hasAnythingToEscape(_ scalars: String.UnicodeScalarView) -> Bool {
+        var marks = 0
+        for scalar in scalars {
+            if needsEscaping(scalar) { return true }
+            marks = isCombiningMark(scalar) ? marks + 1 : 0
+            if marks > combiningMarksPerCharacter { return true }
+        }
+        return false
+    }
+
+    /// Appends `scalar`, or its visible escape; `marks` counts the combining marks on the
+    /// current base character so far.
+    private static func append(_ scalar: Unicode.Scalar, marks: inout Int,
+                               to escaped: inout String.UnicodeScalarView) {
+        marks = isCombiningMark(scalar) ? marks + 1 : 0
+        guard needsEscaping(scalar) || marks > combiningMarksPerCharacter else {
             escaped.append(scalar)
             return
         }

@@ -37,6 +37,27 @@ struct TerminalSafeTextTests {
         #expect(TerminalSafeText.line(once, keepingStyle: true) == once)
     }
 
+    @Test("a user code in Zalgo keeps two combining marks per character; the rest are written out, not dropped")
+    func combiningMarksCapped() {
+        let tower = String(repeating: "\u{0301}\u{0316}", count: 20)  // 40 marks on one letter
+        let code = "W" + tower + "DJB-HJKL"
+        let shown = code.terminalSafe
+        #expect(shown.hasPrefix("W\u{0301}\u{0316}" + #"\u{301}\u{316}"#))
+        #expect(shown.hasSuffix(#"\u{316}DJB-HJKL"#))
+        #expect(shown.unicodeScalars.filter(TerminalSafeText.isCombiningMark).count == 2)
+        #expect(shown.terminalSafe == shown, "escaping twice changes nothing")
+        #expect(TerminalSafeText.line(code, keepingStyle: true) == shown)
+        // Every character of a line keeps its own two: the count starts again at each letter.
+        #expect("a\u{0301}\u{0302}b\u{0303}\u{0304}".terminalSafe == "a\u{0301}\u{0302}b\u{0303}\u{0304}")
+    }
+
+    @Test("ordinary stacked marks are kept: decomposed Vietnamese, a keycap emoji")
+    func ordinaryMarksKept() {
+        for text in ["Nguye\u{0302}\u{0303}n", "1\u{FE0F}\u{20E3}", "e\u{0323}\u{0302}"] {
+            #expect(text.terminalSafe == text)
+        }
+    }
+
     @Test("a CR LF pair, one Swift character, is still two escapes")
     func carriageReturnLineFeed() {
         #expect("a\r\nb".terminalSafe == #"a\r\nb"#)
