@@ -145,6 +145,9 @@ struct LoginCommand: GlobalOptionsCommand {
         let page = pending.verificationURIComplete ?? pending.verificationURI
         Console.standardError("To sign in, open \(pending.verificationURI.absoluteString.terminalSafe) "
             + "and enter the code \(pending.userCode.terminalSafe)")
+        if let warning = await Self.verificationPageWarning(pending, context) {
+            Console.standardError("rider: warning: " + warning.terminalSafe)
+        }
         if !noBrowser, try await SystemBrowserOpener().open(page) {
             Console.standardError("(the page was opened in your browser)")
         }
@@ -154,6 +157,19 @@ struct LoginCommand: GlobalOptionsCommand {
             try await rider.signInWithDeviceCode.complete(pending)
         }
         try await printSignedIn(session, context)
+    }
+
+    /// A warning when the page the provider names for the code is on a host unrelated to the
+    /// issuer and to the device authorization endpoint (``DeviceVerificationPage``).
+    private static func verificationPageWarning(_ pending: DeviceAuthorization, _ context: CommandContext) async -> String? {
+        var providers: [URL] = []
+        if let issuer = context.configuration.discovery?.issuer { providers.append(issuer) }
+        if let endpoint = try? await context.rider.authorizationServer.deviceAuthorizationEndpoint() {
+            providers.append(endpoint)
+        }
+        let pages = [pending.verificationURI] + (pending.verificationURIComplete.map { [$0] } ?? [])
+        return DeviceVerificationPage.warning(unrelated: DeviceVerificationPage.unrelatedHosts(of: pages, providers: providers),
+                                              providers: providers)
     }
 
     private func printSignedIn(_ session: Session, _ context: CommandContext) async throws {
