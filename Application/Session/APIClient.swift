@@ -44,11 +44,4 @@ package struct APIClient: Sendable {
         let options = RequestOptions(isAuthorized: endpoint.authorization == .bearer, retryPolicy: endpoint.retryPolicy)
         return try endpoint.response(from: try await pipeline.send(request, options: options))
     }
-
-    /// Sends an authorized `endpoint` with the given session's token, past the session engine
-    /// (used during sign-in, before the session is established), and without retries.
-    package func send<Response>(_ endpoint: Endpoint<Response>, as session: Session) async throws -> Response {
-        let request = AuthorizationMiddleware.authorize(try endpoint.request(in: configuration), with: session)
-        return try endpoint.response(from: try await pipeline.send(request, options: .plain))
-    }
 }

@@ -14,12 +14,9 @@ import RiderDomain
 /// processes the `RefreshLock` does the same job. See `docs/session.md` for the state machine.
 public actor SessionEngine {
     private let configuration: APIConfiguration
-    /// Where token and revocation requests go (the configured paths, or what discovery names).
-    private let authorizationServer: AuthorizationServer
-    /// The provider's signing keys, for id_tokens; `nil` when no verifier was given (id_tokens
-    /// are then not read, and a sign-in that requires one is refused).
-    private let keys: ProviderKeys?
-    private let transport: any HTTPTransport
+    /// Builds, sends and checks every token, revocation and userinfo request: the engine decides
+    /// when, the service how.
+    private let service: AuthorizationService
     private let vault: any TokenVault
     private let lock: any RefreshLock
     /// The clock every decision about expiry and backoff is made with.
@@ -111,12 +108,12 @@ public actor SessionEngine {
                 authorizationServer: AuthorizationServer? = nil,
                 idTokenVerifier: (any IDTokenSignatureVerifier)? = nil,
                 tracer: any SpanTracer = NoSpanTracer()) {
-        self.authorizationServer = authorizationServer ?? AuthorizationServer(configuration: configuration)
-        self.keys = idTokenVerifier.map(ProviderKeys.init(verifier:))
+        service = AuthorizationService(configuration: configuration,
+                                       server: authorizationServer ?? AuthorizationServer(configuration: configuration),
+                                       transport: transport, idTokenVerifier: idTokenVerifier, clock: clock)
         self.reauthentication = reauthentication
         self.emailOfAccount = emailOfAccount
         self.configuration = configuration
-        self.transport = transport
         self.tracer = tracer
         self.vault = tracer is NoSpanTracer ? vault : TracingTokenVault(base: vault, tracer: tracer)
         self.clock = clock
@@ -195,14 +192,12 @@ public actor SessionEngine {
         if credentials.password.isEmpty { problems.append(FieldProblem(field: "password", message: "is required")) }
         guard problems.isEmpty else { throw RiderError.invalidInput(problems) }
 
-        let tokens = try await authorizationServer.resolvedConfiguration()
-        if let refusal = try await authorizationServer.passwordGrantRefusal() {
+        if let refusal = try await service.server.passwordGrantRefusal() {
             throw RiderError.invalidConfiguration(refusal)
         }
-        var grant = try await send(API.passwordGrant(Credentials(email: email, password: credentials.password),
-                                                     in: tokens))
+        var grant = try await granted(.password(Credentials(email: email, password: credentials.password)))
         // The email the server just accepted names the account in `rider session list`; an
-        // id_token's or userinfo's identity, when the provider sends one, replaces it below.
+        // id_token's or userinfo's identity, when the provider sent one, stands.
         grant.identity = grant.identity ?? AccountIdentity(email: email, name: nil, source: .credentials)
         return try await signIn(issuedBy: grant)
     }
@@ -211,9 +206,7 @@ public actor SessionEngine {
     /// - Throws: `RiderError.invalidConfiguration(_:)` when the provider offers no device sign-in,
     ///   `RiderError.malformedResponse(_:)` for an unusable answer, network errors.
     package func requestDeviceAuthorization() async throws -> DeviceAuthorization {
-        let endpoint = try await authorizationServer.deviceAuthorizationEndpoint()
-        let tokens = try await authorizationServer.resolvedConfiguration()
-        return try await send(API.deviceAuthorization(at: endpoint, now: clock.now, in: tokens))
+        try await service.requestDeviceAuthorization()
     }
 
     /// Polls the token endpoint once for `authorization`; on approval the session is signed in
@@ -223,8 +216,7 @@ public actor SessionEngine {
     /// - Throws: `RiderError.authorizationDenied`, `RiderError.authorizationExpired`, network and
     ///   storage errors.
     package func pollDeviceSignIn(_ authorization: DeviceAuthorization) async throws -> (session: Session?, slowDown: Bool) {
-        let tokens = try await authorizationServer.resolvedConfiguration()
-        switch try await send(API.deviceCodeGrant(authorization, in: tokens)) {
+        switch try await service.perform(.deviceCode(authorization), clockSkew: clockSkew) {
         case .pending: return (nil, false)
         case .slowDown: return (nil, true)
         case .granted(let grant): return (try await signIn(issuedBy: grant), false)
@@ -240,7 +232,7 @@ public actor SessionEngine {
     ///   endpoint, or when the provider's metadata rules the flow out; what discovery throws.
     package func authorizeInBrowser(redirectURI: URL, cryptography: any SignInCryptography)
         async throws -> BrowserAuthorization {
-        let provider = try await authorizationServer.browserSignIn()
+        let provider = try await service.server.browserSignIn()
         guard let clientID = configuration.clientID, !clientID.isEmpty else {
             throw RiderError.invalidConfiguration("browser sign-in needs the client id the provider registered for "
                 + "this program: set client_id (RIDER_CLIENT_ID)")
@@ -255,93 +247,28 @@ public actor SessionEngine {
     /// - Throws: `RiderError.authorizationFailed(_:description:)` when the provider refuses the
     ///   code, network and storage errors.
     package func signIn(withCode code: String, of authorization: BrowserAuthorization) async throws -> Session {
-        let tokens = try await authorizationServer.resolvedConfiguration()
-        let grant = try await send(API.authorizationCodeGrant(code, codeVerifier: authorization.codeVerifier,
-                                                              redirectURI: authorization.redirectURI, in: tokens))
-        return try await signIn(issuedBy: grant, nonce: authorization.nonce)
+        try await signIn(issuedBy: try await granted(.authorizationCode(code, of: authorization)))
     }
 
-    /// Signs in with tokens the token endpoint just issued, whatever the grant. The account is
-    /// the id_token's subject once the token is verified (OpenID Connect), else — with `openid`
-    /// asked for — the subject the userinfo endpoint names, else the `user_id` the server named,
-    /// else the API's current user. The OpenID identity (email, name) is kept with the session.
-    /// - Parameter nonce: the `nonce` a browser sign-in sent; its id_token is then required.
-    private func signIn(issuedBy grant: TokenGrant, nonce: String? = nil) async throws -> Session {
-        var grant = grant
-        do {
-            if let claims = try await verifiedClaims(of: grant, nonce: nonce) {
-                if let stated = grant.userID, stated.rawValue != claims.subject {
-                    throw RiderError.untrustedAuthorizationResponse("the id_token names another account than the "
-                        + "token response")
-                }
-                grant.userID = UserID(claims.subject)
-                grant.identity = claims.identity
-            } else if configuration.requestsOpenID, let userinfo = try? await authorizationServer.openID()?.userinfo {
-                let provisional = try session(from: grant, userID: grant.userID ?? UserID(""), previous: nil)
-                let answer = try await send(API.userinfo(at: userinfo), as: provisional)
-                if let stated = grant.userID, stated.rawValue != answer.subject {
-                    throw RiderError.untrustedAuthorizationResponse("the userinfo endpoint names another account "
-                        + "than the token response")
-                }
-                grant.userID = UserID(answer.subject)
-                grant.identity = answer.identity
-            }
-        } catch {
-            // Tokens were issued that nobody will keep: end them on the server too.
-            if let issued = try? session(from: grant, userID: UserID(""), previous: nil) { await revokeUnkept(issued) }
-            throw error
+    /// The tokens `request` was granted, its answer checked by the service.
+    private func granted(_ request: TokenRequest) async throws -> TokenGrant {
+        guard case .granted(let grant) = try await service.perform(request, clockSkew: clockSkew) else {
+            throw RiderError.malformedResponse("the token endpoint asked to wait, which only a device sign-in may")
         }
-        return try await signIn(with: grant) { provisional in
+        return grant
+    }
+
+    /// Signs in with tokens the token endpoint just issued and the service checked, whatever the
+    /// grant. The account is the one the service found (the id_token's subject, the userinfo
+    /// endpoint's), else the `user_id` the server named, else the API's current user.
+    private func signIn(issuedBy grant: TokenGrant) async throws -> Session {
+        try await signIn(with: grant) { provisional in
             // A standard OAuth server need not say whose token it is: ask the API.
-            let me = try await self.send(API.me(in: self.configuration), as: provisional)
-            return (me.id, me.role)
+            try await self.service.account(of: provisional)
         } revoke: { session in
             // The server issued tokens nobody can keep (for example the vault has no passphrase).
-            await self.revokeUnkept(session)
+            await self.service.revokeUnkept(session)
         }
-    }
-
-    /// The id_token's claims, once its signature and claims are checked (OpenID Connect Core
-    /// §3.1.3.7); `nil` when there is none, or none RiderKit can check and none was asked for.
-    private func verifiedClaims(of grant: TokenGrant, nonce: String?) async throws -> IDTokenClaims? {
-        guard let idToken = grant.idToken else {
-            if nonce != nil {
-                throw RiderError.untrustedAuthorizationResponse("the provider sent no id_token, though the sign-in "
-                    + "asked for one (openid)")
-            }
-            return nil
-        }
-        guard let keys, let openID = try await authorizationServer.openID(), let keySet = openID.keySet,
-              let clientID = configuration.clientID else {
-            if nonce != nil {
-                throw RiderError.invalidConfiguration("the id_token cannot be checked: set issuer (its metadata "
-                    + "names jwks_uri) and client_id")
-            }
-            return nil
-        }
-        let payload = try await keys.verifiedPayload(of: idToken) { try await self.send(API.keySet(at: keySet)) }
-        // exp and iat are the provider's clock: compared with ours corrected by the skew the
-        // token response's Date shows (or the last one measured), as expiry always is.
-        let now = clock.now
-        return try IDTokenClaims.checked(payload, issuer: openID.issuer, clientID: clientID, nonce: nonce,
-                                         now: now.addingTimeInterval(grant.clockSkew(receivedAt: now) ?? clockSkew))
-    }
-
-    /// Revokes tokens just issued that will not be kept, where the provider can revoke.
-    private func revokeUnkept(_ session: Session) async {
-        guard let revocations = try? await authorizationServer.revocationConfiguration() else { return }
-        for revocation in API.revocations(of: session, in: revocations) {
-            _ = try? await send(revocation)
-        }
-    }
-
-    /// Sends one of the engine's own requests (token endpoint, revocation, the identity of a new
-    /// session) straight through its transport: no retries, and a bearer token only when given.
-    private nonisolated func send<Response>(_ endpoint: Endpoint<Response>, as session: Session? = nil)
-        async throws -> Response {
-        var request = try endpoint.request(in: configuration)
-        if let session { request.headers["Authorization"] = "Bearer \(session.accessToken)" }
-        return try endpoint.response(from: try await transport.send(request))
     }
 
     /// Signs in with the tokens a sign-in flow obtained: builds the session from `grant` (its
@@ -371,7 +298,7 @@ public actor SessionEngine {
             if session.role == nil { session.role = account.role }
         }
         // Where its tokens may be revoked is fixed now, by the configuration it was issued with.
-        session.revocationOrigin = await authorizationServer.revocationOrigin()
+        session.revocationOrigin = await service.server.revocationOrigin()
         do {
             try await establish(session)
         } catch {
@@ -660,10 +587,10 @@ public actor SessionEngine {
             throw RiderError.sessionExpired
         }
         refreshCount += 1
-        var grant: TokenGrant
+        let grant: TokenGrant
         do {
-            let endpoint = API.refreshGrant(refreshToken, in: try await authorizationServer.resolvedConfiguration())
-            grant = try endpoint.response(from: try await transport.send(try endpoint.request(in: configuration)))
+            // The service checks the answer: the same account, its id_token as at sign-in.
+            grant = try await granted(.refresh(current, with: refreshToken))
         } catch RiderError.Code.sessionExpired {
             metrics.record(.refresh(.rejected))
             await expire(current, generation: startedIn)
@@ -675,20 +602,6 @@ public actor SessionEngine {
         metrics.record(.refresh(.renewed))
         // Signed out or signed in anew while the refresh was under way: that decision stands.
         guard generation == startedIn else { throw RiderError.sessionExpired }
-        // A refresh answer for another account is a server fault; taking it would quietly switch
-        // the signed-in user. The session stays as it was and the caller gets the fault.
-        if let granted = grant.userID, granted != current.userID {
-            throw RiderError.malformedResponse("the refresh answer is for a different user than the session")
-        }
-        // OpenID Connect Core §12.2: an id_token in a refresh answer is checked as at sign-in
-        // (without a nonce) and must name the same account.
-        if let claims = try await verifiedClaims(of: grant, nonce: nil) {
-            guard claims.subject == current.userID.rawValue else {
-                throw RiderError.untrustedAuthorizationResponse("the id_token of the refresh answer names another "
-                    + "account than the session")
-            }
-            grant.identity = claims.identity
-        }
         let renewed = try session(from: grant, userID: nil, previous: current)
         // The old refresh token is spent on the server now: keep the new one in memory whatever
         // happens, and persist it before any waiter proceeds (a failed write is thrown to them).

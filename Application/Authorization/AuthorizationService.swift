@@ -1,0 +1,168 @@
+import Foundation
+import RiderDomain
+
+/// The OAuth 2.0 / OpenID Connect client, stateless: the one place where a token, revocation or
+/// userinfo request is built and sent, and where an answer is checked — client authentication
+/// (in the `API` endpoints), the id_token (signature, claims, nonce), and whose tokens they are.
+/// The session engine decides *when* to sign in or refresh and keeps what comes back; this
+/// decides nothing and keeps nothing but the provider's key set. (AppAuth's
+/// `OIDAuthorizationService`.)
+package struct AuthorizationService: Sendable {
+    /// The API and client configuration (client id and secret, scope).
+    package let configuration: APIConfiguration
+    /// Where token and revocation requests go: the configured paths, or what discovery names.
+    package let server: AuthorizationServer
+    /// The network steps only: the token endpoint is never sent a bearer token and never twice.
+    private let transport: any HTTPTransport
+    /// The provider's signing keys, for id_tokens; `nil` when no verifier was given (id_tokens
+    /// are then not read, and a sign-in that requires one is refused).
+    private let keys: ProviderKeys?
+    private let clock: any Clock
+
+    /// - Parameters:
+    ///   - configuration: the client's identity and the API.
+    ///   - server: where the token and revocation endpoints are.
+    ///   - transport: sends the requests (no retries, no bearer token unless given).
+    ///   - idTokenVerifier: checks id_tokens' signatures; without one they are not read.
+    ///   - clock: the device clock, for the id_token's `exp` and `iat`.
+    package init(configuration: APIConfiguration, server: AuthorizationServer, transport: any HTTPTransport,
+                 idTokenVerifier: (any IDTokenSignatureVerifier)?, clock: any Clock) {
+        self.configuration = configuration
+        self.server = server
+        self.transport = transport
+        keys = idTokenVerifier.map(ProviderKeys.init(verifier:))
+        self.clock = clock
+    }
+
+    // MARK: - The token endpoint
+
+    /// Sends `request` to the token endpoint and checks its answer: for a refresh, that it names
+    /// the session's account (its id_token too, OpenID Connect Core §12.2); for a sign-in, whose
+    /// tokens they are (the verified id_token's subject, else the userinfo endpoint's).
+    /// - Parameter clockSkew: the server's clock ahead of the device's, as last measured; the
+    ///   answer's own `Date` wins when it has one.
+    /// - Returns: the poll's outcome; a granted answer checked, its account and identity filled
+    ///   in where the provider said them.
+    /// - Throws: the token endpoint's error as its grant reads it (`invalid_grant` is a wrong
+    ///   password, an expired session or a refused code); `RiderError.untrustedAuthorizationResponse(_:)`
+    ///   for an answer that fails a check — tokens issued by a sign-in are then revoked first;
+    ///   `RiderError.malformedResponse(_:)`; network errors.
+    package func perform(_ request: TokenRequest, clockSkew: TimeInterval) async throws -> DevicePoll {
+        let tokens = try await server.resolvedConfiguration()
+        let poll = try await send(request.endpoint(in: tokens))
+        guard case .granted(let grant) = poll else { return poll }
+        return .granted(try await checked(grant, of: request, clockSkew: clockSkew))
+    }
+
+    /// A granted answer, checked as `request` requires.
+    private func checked(_ grant: TokenGrant, of request: TokenRequest, clockSkew: TimeInterval) async throws -> TokenGrant {
+        var grant = grant
+        if let current = request.renewing {
+            // A refresh answer for another account is a server fault; taking it would quietly
+            // switch the signed-in user.
+            if let granted = grant.userID, granted != current.userID {
+                throw RiderError.malformedResponse("the refresh answer is for a different user than the session")
+            }
+            // OpenID Connect Core §12.2: checked as at sign-in (without a nonce), the same account.
+            if let claims = try await verifiedClaims(of: grant, nonce: nil, clockSkew: clockSkew) {
+                guard claims.subject == current.userID.rawValue else {
+                    throw RiderError.untrustedAuthorizationResponse("the id_token of the refresh answer names another "
+                        + "account than the session")
+                }
+                grant.identity = claims.identity
+            }
+            return grant
+        }
+        do {
+            if let claims = try await verifiedClaims(of: grant, nonce: request.nonce, clockSkew: clockSkew) {
+                if let stated = grant.userID, stated.rawValue != claims.subject {
+                    throw RiderError.untrustedAuthorizationResponse("the id_token names another account than the "
+                        + "token response")
+                }
+                grant.userID = UserID(claims.subject)
+                grant.identity = claims.identity
+            } else if configuration.requestsOpenID, let userinfo = try? await server.openID()?.userinfo {
+                let provisional = try grant.session(issuedAt: clock.now, userID: grant.userID ?? UserID(""))
+                let answer = try await send(API.userinfo(at: userinfo), as: provisional)
+                if let stated = grant.userID, stated.rawValue != answer.subject {
+                    throw RiderError.untrustedAuthorizationResponse("the userinfo endpoint names another account "
+                        + "than the token response")
+                }
+                grant.userID = UserID(answer.subject)
+                grant.identity = answer.identity
+            }
+        } catch {
+            // Tokens were issued that nobody will keep: end them on the server too.
+            if let issued = try? grant.session(issuedAt: clock.now, userID: UserID("")) { await revokeUnkept(issued) }
+            throw error
+        }
+        return grant
+    }
+
+    /// The id_token's claims, once its signature and claims are checked (OpenID Connect Core
+    /// §3.1.3.7); `nil` when there is none, or none RiderKit can check and none was asked for.
+    private func verifiedClaims(of grant: TokenGrant, nonce: String?, clockSkew: TimeInterval) async throws -> IDTokenClaims? {
+        guard let idToken = grant.idToken else {
+            if nonce != nil {
+                throw RiderError.untrustedAuthorizationResponse("the provider sent no id_token, though the sign-in "
+                    + "asked for one (openid)")
+            }
+            return nil
+        }
+        guard let keys, let openID = try await server.openID(), let keySet = openID.keySet,
+              let clientID = configuration.clientID else {
+            if nonce != nil {
+                throw RiderError.invalidConfiguration("the id_token cannot be checked: set issuer (its metadata "
+                    + "names jwks_uri) and client_id")
+            }
+            return nil
+        }
+        let payload = try await keys.verifiedPayload(of: idToken) { try await self.send(API.keySet(at: keySet)) }
+        // exp and iat are the provider's clock: compared with ours corrected by the skew the
+        // token response's Date shows (or the last one measured), within the bound the claims
+        // set — the Date is the server's word, as the token is.
+        let now = clock.now
+        return try IDTokenClaims.checked(payload, issuer: openID.issuer, clientID: clientID, nonce: nonce,
+                                         now: now, clockSkew: grant.clockSkew(receivedAt: now) ?? clockSkew)
+    }
+
+    /// Whose session `provisional` is, asked of the API (`GET /auth/me`): a standard OAuth server
+    /// need not say in its token response.
+    package func account(of provisional: Session) async throws -> (id: UserID, role: Role?) {
+        let me = try await send(API.me(in: configuration), as: provisional)
+        return (me.id, me.role)
+    }
+
+    // MARK: - Device sign-in
+
+    /// Asks the provider for a device sign-in (RFC 8628 §3.1): the code a person enters at its page.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when the provider offers no device sign-in,
+    ///   `RiderError.malformedResponse(_:)` for an unusable answer, network errors.
+    package func requestDeviceAuthorization() async throws -> DeviceAuthorization {
+        let endpoint = try await server.deviceAuthorizationEndpoint()
+        let tokens = try await server.resolvedConfiguration()
+        return try await send(API.deviceAuthorization(at: endpoint, now: clock.now, in: tokens))
+    }
+
+    // MARK: - Revocation
+
+    /// Revokes tokens just issued that will not be kept, where the provider can revoke: at the
+    /// revocation endpoint of this sign-in, which is what they were issued with. Best effort.
+    package func revokeUnkept(_ session: Session) async {
+        guard let revocations = try? await server.revocationConfiguration() else { return }
+        for revocation in API.revocations(of: session, in: revocations) {
+            _ = try? await send(revocation)
+        }
+    }
+
+    // MARK: - Sending
+
+    /// Sends one of the client's own requests straight through the transport: no retries, and a
+    /// bearer token only when given (the one other place than `AuthorizationMiddleware` that
+    /// writes one, through its `authorize`).
+    private func send<Response>(_ endpoint: Endpoint<Response>, as session: Session? = nil) async throws -> Response {
+        var request = try endpoint.request(in: configuration)
+        if let session { request = AuthorizationMiddleware.authorize(request, with: session) }
+        return try endpoint.response(from: try await transport.send(request))
+    }
+}
