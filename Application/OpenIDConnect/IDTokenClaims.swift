@@ -45,6 +45,14 @@ package struct IDTokenClaims: Decodable, Sendable, Equatable {
     /// How far the two clocks may disagree about `exp` and `iat`.
     package static let leeway: TimeInterval = 300
 
+    /// How far a measured difference between the provider's clock and the device's (from a
+    /// token response's `Date`) may move "now" for `exp` and `iat`, either way.
+    ///
+    /// The `Date` header is the server's word, as the id_token is: unbounded, an answer dated a
+    /// year ago would let a year-old id_token pass. Bounded, a provider's clock can widen the
+    /// window by at most this much beyond ``leeway``; a device further off than that is told so.
+    package static let maximumClockSkew: TimeInterval = 300
+
     /// The identity to keep with the session.
     package var identity: AccountIdentity {
         AccountIdentity(email: email.map(ProblemMapping.clip), name: name.map(ProblemMapping.clip), source: .idToken)
@@ -57,9 +65,11 @@ package struct IDTokenClaims: Decodable, Sendable, Equatable {
     ///   - clientID: this program's client id.
     ///   - nonce: the `nonce` the authorization request sent, if it sent one.
     ///   - now: the device's clock.
+    ///   - clockSkew: how far the provider's clock is ahead of the device's, as measured (negative
+    ///     when behind); only ±``maximumClockSkew`` of it is applied.
     /// - Throws: `RiderError.untrustedAuthorizationResponse(_:)` naming the claim that failed.
     package static func checked(_ payload: Data, issuer: String, clientID: String, nonce: String?,
-                                now: Date) throws -> IDTokenClaims {
+                                now: Date, clockSkew: TimeInterval = 0) throws -> IDTokenClaims {
         let claims: IDTokenClaims
         do {
             claims = try JSONDecoder().decode(IDTokenClaims.self, from: payload)
@@ -75,8 +85,18 @@ package struct IDTokenClaims: Decodable, Sendable, Equatable {
         if claims.audiences.count > 1, claims.authorizedParty == nil {
             throw refuse("names several audiences but no authorized party (azp)")
         }
-        guard now < claims.expiresAt.addingTimeInterval(leeway) else { throw refuse("has expired") }
-        guard claims.issuedAt <= now.addingTimeInterval(leeway) else { throw refuse("was issued in the future (iat)") }
+        // exp and iat are the provider's clock: compared with the device's, corrected by the
+        // measured skew only as far as maximumClockSkew.
+        let applied = min(max(clockSkew, -maximumClockSkew), maximumClockSkew)
+        let providerNow = now.addingTimeInterval(applied)
+        // A refusal the bound caused says so: the device's clock is what to fix then.
+        let beyondBound = applied == clockSkew ? ""
+            : " (this device's clock is \(abs(Int(clockSkew / 60))) min \(clockSkew > 0 ? "behind" : "ahead of") the "
+                + "provider's, more than the \(Int(maximumClockSkew / 60)) min allowed for id_tokens)"
+        guard providerNow < claims.expiresAt.addingTimeInterval(leeway) else { throw refuse("has expired" + beyondBound) }
+        guard claims.issuedAt <= providerNow.addingTimeInterval(leeway) else {
+            throw refuse("was issued in the future (iat)" + beyondBound)
+        }
         if let nonce, claims.nonce != nonce {
             throw refuse("does not carry the nonce of this sign-in: it may be replayed")
         }

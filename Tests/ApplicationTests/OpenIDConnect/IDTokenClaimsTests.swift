@@ -33,6 +33,31 @@ struct IDTokenClaimsTests {
         #expect(try check(["exp": 1_800_000_000 - 200]).subject == "u_1", "five minutes of clock skew are forgiven")
     }
 
+    @Test("a measured clock skew moves now by at most five minutes beyond the leeway: a year-old id_token in an answer dated a year ago is refused")
+    func clockSkewBounded() throws {
+        let year: TimeInterval = 365 * 86_400
+        let old: [String: Any?] = ["iat": 1_800_000_000 - year, "exp": 1_800_000_600 - year]
+        let thrown = #expect(throws: RiderError.self) {
+            try IDTokenClaims.checked(try Self.payload(old), issuer: Self.issuer, clientID: "rider-cli", nonce: "n-1",
+                                      now: Self.now, clockSkew: -year)
+        }
+        #expect(thrown?.code == .untrustedAuthorizationResponse)
+        #expect(thrown?.message.contains("has expired (this device's clock is 525600 min ahead of the provider's") == true,
+                "\(thrown?.message ?? "")")
+        // Within the bound the skew is applied: eight minutes behind passes, as eight ahead does.
+        for skew: TimeInterval in [-480, 480] {
+            let shifted: [String: Any?] = ["iat": 1_800_000_000 + skew, "exp": 1_800_000_000 + skew + 60]
+            #expect(try IDTokenClaims.checked(try Self.payload(shifted), issuer: Self.issuer, clientID: "rider-cli",
+                                              nonce: "n-1", now: Self.now, clockSkew: skew).subject == "u_1")
+        }
+        // Eleven minutes is past five of skew and five of leeway, whatever the Date said.
+        let future: [String: Any?] = ["iat": 1_800_000_000 + 660, "exp": 1_800_000_000 + 1_200]
+        #expect(throws: RiderError.self) {
+            try IDTokenClaims.checked(try Self.payload(future), issuer: Self.issuer, clientID: "rider-cli", nonce: "n-1",
+                                      now: Self.now, clockSkew: 660)
+        }
+    }
+
     /// Overrides as JSON (`null` removes the claim), since test arguments must be Sendable.
     @Test("each failed check is refused with its own reason",
           arguments: [

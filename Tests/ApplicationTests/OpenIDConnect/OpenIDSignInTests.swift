@@ -48,7 +48,7 @@ struct OpenIDSignInTests {
         }
 
         /// An id_token whose claims are the good ones with `overrides`, the nonce the one sent.
-        static func idToken(nonce: String, _ overrides: [String: String] = [:]) throws -> String {
+        static func idToken(nonce: String, _ overrides: [String: Any] = [:]) throws -> String {
             var claims: [String: Any] = ["iss": ProviderDiscoveryTests.issuer, "sub": "oidc-sub-7", "aud": "rider-cli",
                                          "exp": Fixtures.epoch.timeIntervalSince1970 + 600,
                                          "iat": Fixtures.epoch.timeIntervalSince1970, "nonce": nonce,
@@ -101,22 +101,48 @@ struct OpenIDSignInTests {
         }
     }
 
-    @Test("exp and iat are read on the provider's clock: a device two hours behind still accepts a fresh id_token when the token response's Date shows the skew")
+    @Test("exp and iat are read on the provider's clock: a device eight minutes behind still accepts a fresh id_token when the token response's Date shows the skew")
     func clockSkew() async throws {
-        let rig = try Rig(now: Fixtures.epoch.addingTimeInterval(-7200))
+        let rig = try Rig(now: Fixtures.epoch.addingTimeInterval(-480))
         let session = try await rig.run(headers: ["Date": HTTPDate.format(Fixtures.epoch)]) { nonce in
             Fixtures.tokenResponse(userID: nil, role: nil).setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
         }
         #expect(session.userID == UserID("oidc-sub-7"))
 
-        let unaware = try Rig(now: Fixtures.epoch.addingTimeInterval(-7200))
-        unaware.transport.stub(.post, "/oauth/revoke", with: .status(200))
+        let unaware = try Rig(now: Fixtures.epoch.addingTimeInterval(-480))
         let thrown = await #expect(throws: RiderError.self) {
             try await unaware.run { nonce in
                 Fixtures.tokenResponse(userID: nil, role: nil).setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
             }
         }
         #expect(thrown?.message.contains("future") == true, "without the Date header the skew is not known")
+    }
+
+    @Test("the Date header moves the id_token's clock by five minutes at most: a year-old id_token in an answer dated a year ago is refused, nothing stored, the tokens revoked")
+    func clockSkewBounded() async throws {
+        let yearAgo = Fixtures.epoch.addingTimeInterval(-365 * 86_400)
+        let rig = try Rig()
+        let thrown = await #expect(throws: RiderError.self) {
+            try await rig.run(headers: ["Date": HTTPDate.format(yearAgo)]) { nonce in
+                Fixtures.tokenResponse(userID: nil, role: nil).setting("id_token", to: .string(try Rig.idToken(
+                    nonce: nonce, ["iat": yearAgo.timeIntervalSince1970,
+                                   "exp": yearAgo.timeIntervalSince1970 + 600])))
+            }
+        }
+        #expect(thrown?.code == .untrustedAuthorizationResponse)
+        #expect(thrown?.message.contains("has expired") == true, "\(thrown?.message ?? "")")
+        #expect(await rig.vault.storedSession == nil)
+        #expect(rig.transport.count(.post, "/oauth/revoke") == 2)
+
+        // Two hours is beyond the bound too: the person learns it is the device's clock.
+        let behind = try Rig(now: Fixtures.epoch.addingTimeInterval(-7200))
+        let refused = await #expect(throws: RiderError.self) {
+            try await behind.run(headers: ["Date": HTTPDate.format(Fixtures.epoch)]) { nonce in
+                Fixtures.tokenResponse(userID: nil, role: nil).setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
+            }
+        }
+        #expect(refused?.message.contains("this device's clock is 120 min behind the provider's") == true,
+                "\(refused?.message ?? "")")
     }
 
     @Test("an id_token in a refresh answer is checked too (OpenID Connect §12.2): the same account renews, another is refused")
