@@ -59,6 +59,9 @@ final class ConnectionSlots: Sendable {
         }
     }
 
+    /// How many are queued for a slot now: what a test waits on instead of sleeping.
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
     /// Hands the slot to the longest waiter, or frees it.
     func release() {
         let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in

@@ -216,10 +216,12 @@ public struct RiderKit: Sendable {
     /// waits) and the attempts are counted closest to the wire.
     ///
     /// Without `sessions` the list starts at step 4: what the session engine's own requests (the
-    /// token endpoint, revocation, the identity of a new session) go through. Steps 1–3 act on ``RequestOptions/isAuthorized`` requests only (retries follow
-    /// each request's ``RequestOptions/retryPolicy``).
-    static func pipeline(sessions: SessionEngine?, reauthenticates: Bool, clock: any Clock,
-                         identity: RequestIdentity, metrics: (any MetricsRecorder)?,
+    /// token endpoint, revocation, the identity of a new session) go through. Steps 1–3 act on
+    /// ``RequestOptions/isAuthorized`` requests only (retries follow each request's
+    /// ``RequestOptions/retryPolicy``). Without `followsRedirects` step 4 is left out: provider
+    /// discovery follows its redirects itself, within the issuer's origin only.
+    static func pipeline(sessions: SessionEngine?, reauthenticates: Bool, followsRedirects: Bool = true,
+                         clock: any Clock, identity: RequestIdentity, metrics: (any MetricsRecorder)?,
                          logger: Logger?, tracer: (any SpanTracer)? = nil) -> [any HTTPMiddleware] {
         var steps: [any HTTPMiddleware] = []
         if let tracer { steps.append(TracingMiddleware(tracer: tracer)) }
@@ -228,7 +230,7 @@ public struct RiderKit: Sendable {
             steps.append(RetryMiddleware(clock: clock, metrics: metrics ?? NoMetrics()))
             steps.append(AuthorizationMiddleware(sessions: sessions))
         }
-        steps.append(RedirectMiddleware())
+        if followsRedirects { steps.append(RedirectMiddleware()) }
         steps.append(IdentityMiddleware(identity: identity))
         if let metrics { steps.append(MeasuringMiddleware(metrics: metrics)) }
         if let logger { steps.append(LoggingMiddleware(logger: logger)) }
@@ -253,9 +255,9 @@ public struct RiderKit: Sendable {
         // With an issuer, the session is bound to the token endpoint its metadata names: known
         // on first use only, so the vault is made then (RiderKit+Discovery.swift).
         let server = authorizationServer(for: configuration, transport: RequestPipeline(transport: transport,
-            middlewares: pipeline(sessions: nil, reauthenticates: false, clock: clock, identity: configuration.identity,
-                                  metrics: configuration.metrics, logger: configuration.logger)
-                .filter { !($0 is RedirectMiddleware) }),
+            middlewares: pipeline(sessions: nil, reauthenticates: false, followsRedirects: false, clock: clock,
+                                  identity: configuration.identity, metrics: configuration.metrics,
+                                  logger: configuration.logger)),
             clock: clock, cache: configuration.makeProviderMetadataCache())
         // With an issuer, the vaults are bound once its metadata names the token endpoint.
         let resolved: @Sendable () async throws -> VaultFactory = {

@@ -42,6 +42,14 @@ struct ConnectionSlotsTests {
         #expect(occupancy.most <= 8)
     }
 
+    /// Returns once `count` tasks are queued on `slots`; yields meanwhile (no timing assumed).
+    static func untilWaiting(_ count: Int, on slots: ConnectionSlots) async throws {
+        while slots.waitingCount < count {
+            try Task.checkCancellation()
+            await Task.yield()
+        }
+    }
+
     @Test("waiters get the slot in the order they asked")
     func firstComeFirstServed() async throws {
         let slots = ConnectionSlots(limit: 1)
@@ -54,8 +62,8 @@ struct ConnectionSlotsTests {
                     arrivals.record(waiter)
                     slots.release()
                 }
-                // Let this waiter queue before the next one asks.
-                try await Task.sleep(for: .milliseconds(20))
+                // This waiter is queued before the next one asks: waited for, not slept on.
+                try await Self.untilWaiting(waiter + 1, on: slots)
             }
             slots.release()
             try await group.waitForAll()
@@ -68,9 +76,9 @@ struct ConnectionSlotsTests {
         let slots = ConnectionSlots(limit: 1)
         try await slots.acquire()
         let cancelled = Task { try await slots.acquire() }
-        try await Task.sleep(for: .milliseconds(20))
+        try await Self.untilWaiting(1, on: slots)
         let next = Task { try await slots.acquire() }
-        try await Task.sleep(for: .milliseconds(20))
+        try await Self.untilWaiting(2, on: slots)
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         slots.release()
