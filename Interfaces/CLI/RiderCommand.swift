@@ -1,5 +1,4 @@
 import ArgumentParser
-import RiderApplication
 
 /// `rider`: the root command. It only groups the subcommands and documents what is shared.
 struct RiderCommand: ParsableCommand {
@@ -25,6 +24,8 @@ struct RiderCommand: ParsableCommand {
             (tokens, passwords and cookies replaced by placeholders); --replay DIR then runs the \
             same commands against those files instead of the network, in the order they were \
             recorded, with the time as it was recorded.
+
+            `rider --version` prints the release.
 
             Shell completions: `rider --generate-completion-script bash|zsh|fish` prints a \
             completion script for that shell; README's "Shell completions" says where to put it:
@@ -52,7 +53,6 @@ struct RiderCommand: ParsableCommand {
               10  configuration error (no or invalid server, bad config file)
               11  local storage error (the keyring, the session file or the user cache)
             """,
-        version: RequestIdentity.libraryVersion,
         subcommands: [
             LoginCommand.self,
             LogoutCommand.self,

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import RiderInfrastructure
+import RiderApplication
 import RiderKit
 
 /// The entry point: parses the command line itself so every failure gets the documented exit
@@ -8,6 +10,12 @@ import RiderKit
 enum RiderMain {
     static func main() async {
         let arguments = GlobalOptions.hoisted(Array(CommandLine.arguments.dropFirst()))
+        // Handled here rather than as ArgumentParser's `version`, which would list --version in
+        // the help of every subcommand.
+        if arguments == ["--version"] {
+            Console.standardOutput(lines: [RequestIdentity.libraryVersion])
+            exit(ExitStatus.success.rawValue)
+        }
         let command: any ParsableCommand
         // `rider help sesion` would print the top help and succeed: name the subcommand meant.
         if arguments.first == "help", let typo = SubcommandSuggestion.error(for: arguments) {
