@@ -6,7 +6,9 @@ import RiderDomain
 /// session is there to show it; otherwise nothing, and the caller prints the address.
 ///
 /// The address is handed over as an argument, never spliced into a shell command, so a hostile
-/// address cannot run anything; only http(s) addresses are opened at all.
+/// address cannot run anything; only http(s) addresses are opened at all. The browser starts
+/// without any `RIDER_*` variable: it may run long after the sign-in, and has no use for the vault
+/// passphrase, the client secret or anything else rider was configured with.
 public struct SystemBrowserOpener: BrowserOpener {
     private let environment: [String: String]
 
@@ -52,11 +54,18 @@ public struct SystemBrowserOpener: BrowserOpener {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.environment = environment
+        process.environment = Self.browserEnvironment(environment)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+    }
+
+    /// `environment` without rider's own variables. Every `RIDER_*` goes, not only the ones
+    /// known to hold secrets today (`RIDER_VAULT_PASSPHRASE`, `RIDER_CLIENT_SECRET`): none of them
+    /// means anything to a browser, and a secret added later is then left out without a thought.
+    private static func browserEnvironment(_ environment: [String: String]) -> [String: String] {
+        environment.filter { !$0.key.hasPrefix("RIDER_") }
     }
 
     private func executable(named name: String) -> String? {

@@ -52,6 +52,27 @@ struct SystemBrowserOpenerTests {
         #expect(try await Self.opened(output) == ["--new-window", "https://id.example.test/device"])
     }
 
+    @Test("the browser starts without rider's variables: no vault passphrase, client secret or other RIDER_*; the rest of the environment is kept")
+    func noSecretsInherited() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = directory.url.appendingPathComponent("browser.sh")
+        let output = directory.url.appendingPathComponent("environment.txt")
+        try Data("#!/bin/sh\nenv > '\(output.path).tmp'\nmv '\(output.path).tmp' '\(output.path)'\n".utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+        let opener = SystemBrowserOpener(environment: [
+            "BROWSER": script.path, "PATH": "/usr/bin:/bin", "HOME": "/home/ana", "LANG": "C.UTF-8",
+            "RIDER_VAULT_PASSPHRASE": "passphrase-canary", "RIDER_CLIENT_SECRET": "secret-canary",
+            "RIDER_VAULT_PASSPHRASE_FILE": "/run/canary", "RIDER_BASE_URL": "https://api.example.test",
+        ])
+
+        #expect(try await opener.open(try #require(URL(string: "http://127.0.0.1:4711/start/abc"))))
+        let environment = try await Self.opened(output)
+        #expect(!environment.contains { $0.hasPrefix("RIDER_") }, "\(environment)")
+        #expect(!environment.contains { $0.contains("canary") }, "\(environment)")
+        #expect(environment.contains("HOME=/home/ana") && environment.contains("LANG=C.UTF-8"), "\(environment)")
+    }
+
     @Test("without $BROWSER and without a graphical session nothing is opened, and a non-web address never is")
     func nothingToOpenWith() async throws {
         let headless = SystemBrowserOpener(environment: ["PATH": "/usr/bin:/bin"])
