@@ -59,6 +59,21 @@ package struct BrowserAuthorization: Sendable, CustomStringConvertible, CustomRe
         self.url = url
     }
 
+    /// Whether `redirect` is this request's answer: it names `state` once, with this request's
+    /// value. The loopback endpoint asks this of every request to the redirect path, so only the
+    /// answer ends the wait; anything else there is refused and the wait goes on.
+    ///
+    /// The comparison takes as long whatever the value, so timing the refusals teaches nothing
+    /// about the state.
+    /// - Parameter redirect: an address the browser (or anyone) asked the endpoint for.
+    /// - Returns: `true` when the address carries this request's `state`, and only it.
+    package func isAnswer(_ redirect: URL) -> Bool {
+        let query = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        let states = FormEncoding.decode(query).filter { $0.0 == "state" }.map(\.1)
+        guard states.count == 1, let returned = states.first else { return false }
+        return Self.constantTimeEqual(returned, state)
+    }
+
     /// The authorization code in the provider's answer, once the answer passed every check.
     ///
     /// Order matters: `state` first, so an answer nobody asked for is refused before anything in
@@ -83,7 +98,7 @@ package struct BrowserAuthorization: Sendable, CustomStringConvertible, CustomRe
         guard let returnedState = try value("state") else {
             throw RiderError.untrustedAuthorizationResponse("the answer carries no state")
         }
-        guard returnedState == state else {
+        guard Self.constantTimeEqual(returnedState, state) else {
             throw RiderError.untrustedAuthorizationResponse("its state does not match the sign-in this program started")
         }
         // RFC 9207 §2.4: checked on error answers too, which can be forged from a mix-up as well.
@@ -107,6 +122,16 @@ package struct BrowserAuthorization: Sendable, CustomStringConvertible, CustomRe
             throw RiderError.malformedResponse("the provider's answer to the sign-in carries neither a code nor an error")
         }
         return code
+    }
+
+    /// Compares every byte whatever the first difference; only the length (public: every state
+    /// is 22 characters) shortens it.
+    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        let (left, right) = (Array(lhs.utf8), Array(rhs.utf8))
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices { difference |= left[index] ^ right[index] }
+        return difference == 0
     }
 
     /// base64url without padding (RFC 7636 Appendix A).

@@ -11,10 +11,12 @@ import RiderDomain
 /// }
 /// ```
 ///
-/// No password passes through the program. The answer must come back with this sign-in's
-/// `state` (and the provider's `iss`, where it promises one) or it is refused; the code is only
-/// worth anything with the PKCE verifier, which never leaves this process except to the token
-/// endpoint. Nothing is stored after any refusal, timeout or cancellation.
+/// No password passes through the program. The browser is given a one-time local address that
+/// sends it on to the provider's page, so the request's `state` and PKCE challenge are in no
+/// process's arguments. Only a redirect with this sign-in's `state` ends the wait (any other is
+/// refused and the wait goes on), and its `iss` must name the provider where it promises one;
+/// the code is only worth anything with the PKCE verifier, which never leaves this process except
+/// to the token endpoint. Nothing is stored after any refusal, timeout or cancellation.
 public struct SignInWithBrowser: Sendable {
     let sessions: SessionEngine
     let listener: any LoopbackListener
@@ -33,7 +35,9 @@ public struct SignInWithBrowser: Sendable {
 
     /// What to tell the person once the sign-in page is ready.
     public struct Prompt: Sendable {
-        /// The provider's sign-in page. Show it always, so a person can open it by hand when no
+        /// The address that opens the provider's sign-in page: a one-time address on this
+        /// machine's loopback (`http://127.0.0.1:<port>/start/<random>`) that sends the browser
+        /// on to the provider once. Show it always, so a person can open it by hand when no
         /// browser opened — in a browser on this machine, since the provider sends that browser
         /// back to this machine's loopback address.
         public let url: URL
@@ -58,7 +62,8 @@ public struct SignInWithBrowser: Sendable {
     /// - Returns: the new session, already in the vault.
     /// - Throws: `RiderError.invalidConfiguration(_:)` (no client id, no authorization endpoint,
     ///   a provider without S256, a redirect path that is not a path);
-    ///   `RiderError.untrustedAuthorizationResponse(_:)` (forged `state`, wrong or missing `iss`);
+    ///   `RiderError.untrustedAuthorizationResponse(_:)` (wrong or missing `iss`, the one-time
+    ///   address opened twice);
     ///   `RiderError.authorizationDenied`; `RiderError.authorizationFailed(_:description:)`;
     ///   `RiderError.authorizationExpired` after `timeout`; `CancellationError`; network and
     ///   storage errors.
@@ -86,8 +91,10 @@ public struct SignInWithBrowser: Sendable {
                         opensBrowser: Bool, prompt: @Sendable (Prompt) async -> Void) async throws -> Session {
         let authorization = try await sessions.authorizeInBrowser(redirectURI: endpoint.redirectURI,
                                                                   cryptography: cryptography)
-        let opened = opensBrowser ? try await browser.open(authorization.url) : false
-        await prompt(Prompt(url: authorization.url, openedInBrowser: opened))
+        // The endpoint checks the state before the wait is spent; `code(from:)` checks it again.
+        let start = try await endpoint.offer(authorization.url, acceptingAnswers: { authorization.isAnswer($0) })
+        let opened = opensBrowser ? try await browser.open(start) : false
+        await prompt(Prompt(url: start, openedInBrowser: opened))
         let redirect = try await firstRedirect(at: endpoint, within: timeout)
         let code = try authorization.code(from: redirect)
         return try await sessions.signIn(withCode: code, of: authorization)

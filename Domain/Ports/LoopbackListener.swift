@@ -14,18 +14,41 @@ public protocol LoopbackListener: Sendable {
     func listen(path: String) async throws -> any AuthorizationRedirectEndpoint
 }
 
-/// One listening redirect endpoint: hands out the provider's redirect once, then answers the
-/// browser and stops.
+/// One listening redirect endpoint: sends the browser on to the provider's page once, hands out
+/// the provider's redirect once, then answers the browser and stops.
 ///
-/// Requests to another path get 404, other methods than `GET` get 405; neither ends the wait.
+/// Only a redirect that belongs to the sign-in (its `state` matches) ends the wait: any other
+/// request to the path is answered 400 and the wait goes on, so a program or web page that finds
+/// the port cannot end the sign-in. Requests to another path get 404, other methods than `GET`
+/// get 405; none of them ends the wait.
 public protocol AuthorizationRedirectEndpoint: Sendable {
     /// The `redirect_uri` to send the provider (`http://127.0.0.1:<port>/callback`).
     var redirectURI: URL { get }
 
-    /// Waits for the redirect: the first `GET` to the path.
+    /// Readies the endpoint for one authorization request: from now on it hands over only the
+    /// redirects `isAnswer` accepts, and it offers `page` behind an address of its own that sends
+    /// a browser on to it once.
+    ///
+    /// The provider's page carries the request's `state` and PKCE challenge. A browser started
+    /// with it would show them to every user of the machine (in the process list); the address
+    /// returned here holds nothing but a random one-time path. An adapter that shows the page
+    /// itself, in no other process, may return `page`.
+    /// - Parameters:
+    ///   - page: the provider's authorization page, with the request's query.
+    ///   - isAnswer: whether a redirect is this request's answer (carries its `state`); called for
+    ///     every request to the redirect path, so it must be quick and must not block.
+    /// - Returns: the address to open in the browser, for example
+    ///   `http://127.0.0.1:<port>/start/<random>`.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when no address can be made.
+    func offer(_ page: URL, acceptingAnswers isAnswer: @escaping @Sendable (URL) -> Bool) async throws -> URL
+
+    /// Waits for the redirect: the first `GET` to the path that the check given to
+    /// ``offer(_:acceptingAnswers:)`` accepts.
     /// - Returns: the whole address the browser asked for, its query holding the provider's answer.
     /// - Throws: `CancellationError` when the task is cancelled; the endpoint keeps listening
-    ///   until ``finish(with:)``.
+    ///   until ``finish(with:)``. `RiderError.untrustedAuthorizationResponse(_:)` when the
+    ///   one-time address was asked for twice, which is what a second program that read it and
+    ///   opened it first leaves behind.
     func redirect() async throws -> URL
 
     /// Answers the browser's request with `page` (when a redirect came) and stops listening.

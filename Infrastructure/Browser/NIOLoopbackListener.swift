@@ -8,6 +8,14 @@ import RiderDomain
 /// Listens for a browser sign-in's redirect on `http://127.0.0.1:<port><path>`, the port chosen
 /// by the system (RFC 8252 §7.3: a loopback IP literal, not `localhost`, which a resolver or a
 /// hosts file could send elsewhere; bound to 127.0.0.1 only, so no other machine can connect).
+///
+/// Other programs on the machine can connect too, and so can web pages through the browser: a
+/// request whose `Host` is not `127.0.0.1:<port>` (or `[::1]:<port>`) is answered 400 whatever
+/// its path (DNS rebinding), and a request to the path that does not carry the sign-in's `state`
+/// is answered 400; neither ends the wait. The provider's page is offered at
+/// `/start/<random>` (256 bits from the system's CSPRNG), which redirects once and answers 410
+/// after; a second request there stops the wait, since it means another program may have read
+/// the address and opened it first.
 public struct NIOLoopbackListener: LoopbackListener {
     private let group: any EventLoopGroup
 
@@ -47,13 +55,21 @@ private struct LoopbackRedirectEndpoint: AuthorizationRedirectEndpoint {
     let channel: any Channel
     let state: RedirectState
 
-    func redirect() async throws -> URL {
-        let base = "http://127.0.0.1:\(redirectURI.port ?? 0)"
-        let target = try await state.waitForRedirect()
-        guard let url = URL(string: base + target) else {
-            throw RiderError.malformedResponse("the browser came back to an address that cannot be read")
+    func offer(_ page: URL, acceptingAnswers isAnswer: @escaping @Sendable (URL) -> Bool) async throws -> URL {
+        // 32 bytes: 256 bits, so the address can only be had by reading it, never by guessing.
+        let token = SwiftCryptoSignInCryptography().randomBytes(count: 32).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        guard let address = URL(string: "http://127.0.0.1:\(redirectURI.port ?? 0)\(RedirectState.startPrefix)\(token)")
+        else {
+            throw RiderError.invalidConfiguration("the loopback listener cannot make an address for the sign-in page")
         }
-        return url
+        state.offer(page, token: token, isAnswer: isAnswer)
+        return address
+    }
+
+    func redirect() async throws -> URL {
+        try await state.waitForRedirect()
     }
 
     func finish(with page: RedirectPage) async {
@@ -63,14 +79,46 @@ private struct LoopbackRedirectEndpoint: AuthorizationRedirectEndpoint {
     }
 }
 
-/// What the connections share: the one redirect, whoever waits for it, and the connection that
-/// brought it, kept open until the sign-in's outcome can be shown there.
+/// What the connections share: the page offered once, the check an answer must pass, the one
+/// redirect, whoever waits for it, and the connection that brought it, kept open until the
+/// sign-in's outcome can be shown there.
 private final class RedirectState: Sendable {
+    static let startPrefix = "/start/"
+
     let path: String
 
+    /// The one-time address's life.
+    private enum Start {
+        case notOffered
+        case offered(token: String, page: URL)
+        case spent(token: String)
+    }
+
+    /// What a request to `/start/…` gets.
+    enum StartAnswer {
+        /// The first time: on to the provider's page.
+        case redirect(to: URL)
+        /// Any time after; `stopped` when that ended a wait still going on.
+        case spent(stopped: Bool)
+        /// A path nobody was given.
+        case unknown
+    }
+
+    /// What a request to the redirect path gets.
+    enum Acceptance {
+        /// The answer: its connection waits for the outcome.
+        case accepted
+        /// Not the answer (no or another `state`, or nothing offered yet): 400, the wait goes on.
+        case notTheAnswer
+        /// The answer again, after the wait took one.
+        case alreadyAnswered
+    }
+
     private struct Inner {
-        var redirect: String?
-        var waiter: CheckedContinuation<String, any Error>?
+        var start = Start.notOffered
+        var isAnswer: (@Sendable (URL) -> Bool)?
+        var redirect: Result<URL, any Error>?
+        var waiter: CheckedContinuation<URL, any Error>?
         var answer: (@Sendable (RedirectPage) -> Void)?
         var finished = false
         var children: [any Channel] = []
@@ -84,26 +132,63 @@ private final class RedirectState: Sendable {
         inner.withLockedValue { $0.children.append(child) }
     }
 
-    /// Takes the first redirect; `false` when one was already taken (or the sign-in is over).
-    func accept(target: String, answer: @escaping @Sendable (RedirectPage) -> Void) -> Bool {
-        let (accepted, waiter) = inner.withLockedValue { state -> (Bool, CheckedContinuation<String, any Error>?) in
+    func offer(_ page: URL, token: String, isAnswer: @escaping @Sendable (URL) -> Bool) {
+        inner.withLockedValue { state in
+            state.start = .offered(token: token, page: page)
+            state.isAnswer = isAnswer
+        }
+    }
+
+    /// The page for the first request to the one-time address; after it, a refusal that also
+    /// ends a wait still going on (the person's browser coming second means someone else may
+    /// hold the provider's page, and could answer it with their own account).
+    func start(token: String) -> StartAnswer {
+        let (answer, waiter) = inner.withLockedValue { state -> (StartAnswer, CheckedContinuation<URL, any Error>?) in
+            switch state.start {
+            case .notOffered:
+                return (.unknown, nil)
+            case .offered(let offered, let page):
+                guard Self.sameBytes(token, offered) else { return (.unknown, nil) }
+                state.start = .spent(token: offered)
+                return (.redirect(to: page), nil)
+            case .spent(let offered):
+                guard Self.sameBytes(token, offered) else { return (.unknown, nil) }
+                guard state.redirect == nil, !state.finished else { return (.spent(stopped: false), nil) }
+                state.redirect = .failure(Self.reusedStart)
+                defer { state.waiter = nil }
+                return (.spent(stopped: true), state.waiter)
+            }
+        }
+        waiter?.resume(throwing: Self.reusedStart)
+        return answer
+    }
+
+    static let reusedStart = RiderError.untrustedAuthorizationResponse(
+        "the one-time address that opens the sign-in page was asked for twice, so another program on this machine "
+            + "may have opened it first")
+
+    /// Takes the first redirect that passes the offered check; a request that does not pass it
+    /// leaves the wait as it was.
+    func accept(_ url: URL, answer: @escaping @Sendable (RedirectPage) -> Void) -> Acceptance {
+        guard let isAnswer = inner.withLockedValue({ $0.isAnswer }), isAnswer(url) else { return .notTheAnswer }
+        let (accepted, waiter) = inner.withLockedValue { state -> (Bool, CheckedContinuation<URL, any Error>?) in
             guard state.redirect == nil, !state.finished else { return (false, nil) }
-            state.redirect = target
+            state.redirect = .success(url)
             state.answer = answer
             defer { state.waiter = nil }
             return (true, state.waiter)
         }
-        waiter?.resume(returning: target)
-        return accepted
+        waiter?.resume(returning: url)
+        return accepted ? .accepted : .alreadyAnswered
     }
 
-    func waitForRedirect() async throws -> String {
+    func waitForRedirect() async throws -> URL {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // Cancelled before the waiter was stored, the handler below found nobody: the
                 // flag is set before it runs, so checking it under the lock closes that gap.
-                let ready: Result<String, any Error>? = inner.withLockedValue { state in
-                    if let redirect = state.redirect { return .success(redirect) }
+                let ready: Result<URL, any Error>? = inner.withLockedValue { state in
+                    if let redirect = state.redirect { return redirect }
                     if Task.isCancelled || state.finished { return .failure(CancellationError()) }
                     state.waiter = continuation
                     return nil
@@ -115,7 +200,7 @@ private final class RedirectState: Sendable {
         }
     }
 
-    private func takeWaiter() -> CheckedContinuation<String, any Error>? {
+    private func takeWaiter() -> CheckedContinuation<URL, any Error>? {
         inner.withLockedValue { state in
             defer { state.waiter = nil }
             return state.waiter
@@ -127,6 +212,7 @@ private final class RedirectState: Sendable {
     func finish(answering page: RedirectPage) -> [any Channel] {
         let (answer, children) = inner.withLockedValue { state in
             state.finished = true
+            state.isAnswer = nil
             defer { state.answer = nil }
             return (state.answer, state.children)
         }
@@ -134,10 +220,22 @@ private final class RedirectState: Sendable {
         takeWaiter()?.resume(throwing: CancellationError())
         return children
     }
+
+    /// Compares every byte whatever the first difference, so timing a refusal teaches nothing
+    /// about the one-time path.
+    private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        let (left, right) = (Array(lhs.utf8), Array(rhs.utf8))
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices { difference |= left[index] ^ right[index] }
+        return difference == 0
+    }
 }
 
-/// One connection: a 404 for other paths, a 405 for other methods (neither ends the wait), and
-/// for the redirect, nothing until the sign-in's outcome is known.
+/// One connection: a 400 for another `Host`, a 404 for other paths, a 405 for other methods, a
+/// 400 for a redirect that is not the sign-in's answer (none of them ends the wait); the
+/// one-time redirect to the provider's page; and for the answer, nothing until the sign-in's
+/// outcome is known.
 private final class RedirectHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -159,28 +257,76 @@ private final class RedirectHandler: ChannelInboundHandler, @unchecked Sendable 
     }
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard let port = context.channel.localAddress?.port, Self.isAddressedHere(head, port: port) else {
+            // A page on a name that resolves to 127.0.0.1 (DNS rebinding) sends its own Host.
+            return write(.badRequest, Self.html(title: "Wrong address",
+                                                message: "This server answers only requests addressed to 127.0.0.1."),
+                         context: context)
+        }
         let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        guard path == state.path else {
-            return write(.notFound, Self.html(title: "Not found", message: "Nothing is here."), context: context)
+        if path == state.path {
+            guard head.method == .GET else { return notAllowed(context) }
+            return respondToRedirect(URL(string: "http://127.0.0.1:\(port)\(head.uri)"), context: context)
         }
-        guard head.method == .GET else {
-            return write(.methodNotAllowed, Self.html(title: "Method not allowed", message: "Only GET is answered here."),
-                         extra: [("Allow", "GET")], context: context)
+        if path.hasPrefix(RedirectState.startPrefix) {
+            guard head.method == .GET else { return notAllowed(context) }
+            return respondToStart(token: String(path.dropFirst(RedirectState.startPrefix.count)), context: context)
         }
+        write(.notFound, Self.html(title: "Not found", message: "Nothing is here."), context: context)
+    }
+
+    /// Exactly one `Host`, naming the loopback address and this port, as a browser sent to the
+    /// redirect URI writes it.
+    private static func isAddressedHere(_ head: HTTPRequestHead, port: Int) -> Bool {
+        let hosts = head.headers["Host"]
+        guard hosts.count == 1, let host = hosts.first else { return false }
+        return host == "127.0.0.1:\(port)" || host == "[::1]:\(port)"
+    }
+
+    private func respondToRedirect(_ url: URL?, context: ChannelHandlerContext) {
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
-        let accepted = state.accept(target: head.uri) { page in
-            loop.execute {
-                let status: HTTPResponseStatus = page.succeeded ? .ok : .badRequest
-                bound.value.handler.write(status, Self.html(title: page.title, message: page.message),
-                                          context: bound.value.context)
+        let acceptance = url.map { url in
+            state.accept(url) { page in
+                loop.execute {
+                    let status: HTTPResponseStatus = page.succeeded ? .ok : .badRequest
+                    bound.value.handler.write(status, Self.html(title: page.title, message: page.message),
+                                              context: bound.value.context)
+                }
             }
-        }
-        if !accepted {
+        } ?? .notTheAnswer
+        switch acceptance {
+        case .accepted:
+            break
+        case .notTheAnswer:
+            write(.badRequest, Self.html(title: "Not this sign-in's answer",
+                                         message: "This address does not carry the answer the waiting sign-in expects, "
+                                             + "so it was ignored."),
+                  context: context)
+        case .alreadyAnswered:
             write(.conflict, Self.html(title: "Already answered",
                                        message: "This sign-in has already received its answer; this one was ignored."),
                   context: context)
         }
+    }
+
+    private func respondToStart(token: String, context: ChannelHandlerContext) {
+        switch state.start(token: token) {
+        case .redirect(let page):
+            write(.seeOther, "", extra: [("Location", page.absoluteString)], context: context)
+        case .spent(let stopped):
+            let message = "This address opens the sign-in page only once, and it has been used."
+                + (stopped ? " If you did not open it before, another program on this machine may have, so the sign-in "
+                    + "was stopped and nothing was stored: start again in the program that asked you to sign in." : "")
+            write(.gone, Self.html(title: "This address has been used", message: message), context: context)
+        case .unknown:
+            write(.notFound, Self.html(title: "Not found", message: "Nothing is here."), context: context)
+        }
+    }
+
+    private func notAllowed(_ context: ChannelHandlerContext) {
+        write(.methodNotAllowed, Self.html(title: "Method not allowed", message: "Only GET is answered here."),
+              extra: [("Allow", "GET")], context: context)
     }
 
     private func write(_ status: HTTPResponseStatus, _ body: String, extra: [(String, String)] = [],
@@ -188,7 +334,8 @@ private final class RedirectHandler: ChannelInboundHandler, @unchecked Sendable 
         var headers = NIOHTTP1.HTTPHeaders([
             ("Content-Type", "text/html; charset=utf-8"), ("Content-Length", String(body.utf8.count)),
             ("Connection", "close"), ("Cache-Control", "no-store"),
-            // The address holds the authorization code: no page this leads to may see it.
+            // The address holds the authorization code, or (for the one-time address) leads to
+            // the request's state: no page this leads to may see it, and nothing may keep it.
             ("Referrer-Policy", "no-referrer"),
             ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"),
         ])

@@ -2,8 +2,10 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import RiderKit
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 /// `rider login --web` as a person uses it: rider waits on its loopback redirect while the
 /// provider's page is filled in by a real browser (headless Chromium through WebDriver), which
@@ -53,6 +55,35 @@ struct BrowserSignInTests {
         return String(decoding: answer, as: UTF8.self)
     }
 
+    /// The provider's page behind rider's one-time address: where it sends a browser, read
+    /// without following (which spends the address).
+    static func providerPage(behind start: URL) async throws -> URL {
+        let transport = AsyncHTTPClientTransport()
+        defer { Task { await transport.shutdown() } }
+        let answer = try await transport.send(HTTPRequest(method: .get, url: start, followsRedirects: false))
+        guard answer.status == 303, let location = answer.headers["Location"], let page = URL(string: location) else {
+            throw DirectAPI.Failure(description: "the one-time address \(start) answered \(answer.status)")
+        }
+        return page
+    }
+
+    /// A request to rider's listener written by hand, so its `Host` can be any name; the status.
+    /// On a thread of its own, as a blocking read must not hold one of the concurrency pool's.
+    static func raw(_ port: Int, _ target: String, host: String) async -> Int {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: rawOnThisThread(port, target, host: host)) }.start()
+        }
+    }
+
+    private static func rawOnThisThread(_ port: Int, _ target: String, host: String) -> Int {
+        guard let socket = LoopbackSocket.connect(port: UInt16(port)) else { return 0 }
+        defer { close(socket) }
+        LoopbackSocket.setReceiveTimeout(socket, seconds: 30)
+        LoopbackSocket.write(socket, Array("GET \(target) HTTP/1.1\r\nHost: \(host)\r\n\r\n".utf8))
+        let answer = String(decoding: LoopbackSocket.readToEnd(socket), as: UTF8.self)
+        return answer.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
+    }
+
     /// The environment for OpenID Connect sign-ins: `openid` in the scope.
     static func openIDEnvironment(_ server: RunningReferenceServer, _ sandbox: Sandbox) throws
         -> (environment: [String: String], opened: URL) {
@@ -74,7 +105,8 @@ struct BrowserSignInTests {
             for round in 0..<2 {
                 try? FileManager.default.removeItem(at: opened)
                 let (run, answer) = try await DeviceSignInTests.signingIn(
-                    sandbox, ["login", "--web"], environment: environment, opened: opened) { page in
+                    sandbox, ["login", "--web"], environment: environment, opened: opened) { start in
+                    let page = try await Self.providerPage(behind: start)
                     #expect(URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?
                         .contains { $0.name == "nonce" } == true)
                     return try await Self.answerByForm(page, server: server)
@@ -116,13 +148,14 @@ struct BrowserSignInTests {
                 let (landed, heading) = try await Self.answerInBrowser(page, button: "approve")
                 return (page, landed, heading)
             }
-            #expect(page.path == "/oauth2/authorize")
+            #expect(page.host == "127.0.0.1" && page.path.hasPrefix("/start/"), "the browser gets the one-time address")
             #expect(heading == "Signed in")
             #expect(landed.hasPrefix("http://127.0.0.1:"), "\(landed)")
             #expect(run.status == 0, "\(run)")
             let code = try #require(URLComponents(string: landed)?.queryItems?.first { $0.name == "code" }?.value)
             #expect(!run.stdout.contains(code) && !run.stderr.contains(code), "\(run)")
-            #expect(run.stderr.contains(page.absoluteString), "the page is printed for a browser opened by hand")
+            #expect(run.stderr.contains(page.absoluteString), "the address is printed for a browser opened by hand")
+            #expect(!run.stderr.contains("state=") && !run.stderr.contains("code_challenge"), "\(run)")
 
             let whoami = try await sandbox.rider(["whoami"], environment: environment)
             #expect(whoami.status == 0 && whoami.stdout.contains(Demo.email), "\(whoami)")
@@ -155,7 +188,7 @@ struct BrowserSignInTests {
                 sandbox, ["login"], environment: environment, opened: opened) { page in
                 (page, try await Self.answerInBrowser(page, button: "approve").heading)
             }
-            #expect(page.path == "/oauth2/authorize")
+            #expect(page.path.hasPrefix("/start/"))
             #expect(heading == "Signed in")
             #expect(run.status == 0, "\(run)")
             #expect(run.stderr.contains("Signing in with the browser"), "\(run)")
@@ -177,25 +210,67 @@ struct BrowserSignInTests {
         }
     }
 
-    @Test("an answer with a forged state reaching the loopback is refused: exit 3, nothing stored, no token request")
-    func forgedState() async throws {
+    @Test("a forged answer reaching the loopback (another state, or another Host) gets 400 and rider keeps waiting; the person's sign-in then goes through, and only its code is exchanged")
+    func forgedAnswerKeepsWaiting() async throws {
         try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
             let (environment, opened) = try Self.environment(server, sandbox)
-            let (run, answer) = try await DeviceSignInTests.signingIn(
+            let (run, (forgedHeading, heading)) = try await DeviceSignInTests.signingIn(
                 sandbox, ["login", "--web"], environment: environment, opened: opened) { page in
-                let redirect = try #require(URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?
-                    .first { $0.name == "redirect_uri" }?.value)
-                let forged = try #require(URL(string: redirect + "?code=stolen&state=forged&iss="
-                    + (server.baseURL.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")))
-                return try await WebDriver.withBrowser { browser in
+                let port = try #require(page.port)
+                let iss = server.baseURL.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                let forged = try #require(URL(string: "http://127.0.0.1:\(port)/callback?code=stolen&state=forged&iss=\(iss)"))
+                let forgedHeading = try await WebDriver.withBrowser { browser in
                     try await browser.open(forged)
-                    return try await browser.waitFor("#message")
+                    return try await browser.waitFor("#title")
                 }
+                // A page on a name of its own that resolves to 127.0.0.1 (DNS rebinding).
+                #expect(await Self.raw(port, "/callback?code=stolen&state=forged", host: "rebind.example:\(port)") == 400)
+                #expect(await Self.raw(port, page.path, host: "rebind.example:\(port)") == 400)
+                return (forgedHeading, try await Self.answerInBrowser(page, button: "approve").heading)
             }
-            #expect(answer.contains("state does not match"))
-            #expect(run.status == 3, "\(run)")
-            #expect(sandbox.sessionFile() == nil)
-            #expect(await server.store.stats().authorizationCodeGrants == 0)
+            #expect(forgedHeading == "Not this sign-in's answer")
+            #expect(heading == "Signed in")
+            #expect(run.status == 0, "\(run)")
+            #expect(await server.store.stats().authorizationCodeGrants == 1)
+        }
+    }
+
+    @Test("the browser is started with the one-time address and nothing else: no state, challenge or nonce in its arguments, no RIDER_* secret in its environment")
+    func browserGetsNoSecrets() async throws {
+        try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
+            var (environment, opened) = try Self.openIDEnvironment(server, sandbox)
+            let (arguments, inherited) = (sandbox.root.appendingPathComponent("browser-arguments.txt"),
+                                          sandbox.root.appendingPathComponent("browser-environment.txt"))
+            let script = sandbox.root.appendingPathComponent("recording-browser.sh")
+            try Data("""
+                #!/bin/sh
+                env > '\(inherited.path)'
+                for a in "$@"; do printf '%s\\n' "$a"; done > '\(arguments.path)'
+                printf '%s' "$1" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'
+
+                """.utf8).write(to: script)
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+            environment["BROWSER"] = script.path
+            environment["RIDER_CLIENT_SECRET"] = "client-secret-canary"
+            let (run, (start, page)) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login", "--web"], environment: environment, opened: opened) { start in
+                let page = try await Self.providerPage(behind: start)
+                _ = try await Self.answerByForm(page, server: server, action: "deny")
+                return (start, page)
+            }
+            #expect(run.status == 3, "denied: \(run)")
+
+            let argv = try String(contentsOf: arguments, encoding: .utf8).split(separator: "\n").map(String.init)
+            #expect(argv == [start.absoluteString])
+            let query = try #require(URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems)
+            for name in ["state", "nonce", "code_challenge"] {
+                let value = try #require(query.first { $0.name == name }?.value)
+                #expect(!argv.joined().contains(value), "\(name) in the browser's arguments")
+                #expect(!run.stderr.contains(value), "\(name) printed")
+            }
+            let variables = try String(contentsOf: inherited, encoding: .utf8)
+            #expect(!variables.contains("RIDER_"), "\(variables)")
+            #expect(!variables.contains(Sandbox.vaultPassphrase) && !variables.contains("client-secret-canary"))
         }
     }
 

@@ -62,10 +62,9 @@ struct OpenIDSignInTests {
                  tokens: @escaping @Sendable (String) throws -> FixtureJSON) async throws -> Session {
             let listener = listener
             let transport = transport
-            return try await signIn { prompt in
-                let query = URLComponents(url: prompt.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-                let state = query.first { $0.name == "state" }?.value ?? ""
-                let nonce = query.first { $0.name == "nonce" }?.value ?? ""
+            return try await signIn { _ in
+                let state = listener.offeredQuery("state") ?? ""
+                let nonce = listener.offeredQuery("nonce") ?? ""
                 if let body = try? tokens(nonce) {
                     transport.stub(.post, "/oauth/token", times: 1, with: .successful(body, headers: headers))
                 }

@@ -34,14 +34,20 @@ struct SignInWithBrowserTests {
                                        cryptography: FixedCryptography(), clock: clock)
         }
 
-        /// Signs in, the browser answering with what `answer` makes of the authorization page's query.
-        func run(answer: @escaping @Sendable ([String: String]) -> String?) async throws -> Session {
+        /// Signs in, the browser answering with what `answer` makes of the authorization page's
+        /// query (the page the listener was asked to offer), each reply delivered in turn.
+        func run(answer: @escaping @Sendable ([String: String]) -> [String]) async throws -> Session {
             let listener = listener
-            return try await signIn { prompt in
-                let query = Dictionary(URLComponents(url: prompt.url, resolvingAgainstBaseURL: false)?.queryItems?
-                    .map { ($0.name, $0.value ?? "") } ?? [], uniquingKeysWith: { first, _ in first })
-                if let reply = answer(query) { listener.deliver("\(ScriptedListener.redirectURI)?\(reply)") }
+            return try await signIn { _ in
+                let page = listener.offered.last
+                let query = Dictionary(page.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?
+                    .queryItems?.map { ($0.name, $0.value ?? "") } ?? [], uniquingKeysWith: { first, _ in first })
+                for reply in answer(query) { listener.deliver("\(ScriptedListener.redirectURI)?\(reply)") }
             }
+        }
+
+        func run(answer: @escaping @Sendable ([String: String]) -> String?) async throws -> Session {
+            try await run { query in answer(query).map { [$0] } ?? [] }
         }
     }
 
@@ -53,8 +59,8 @@ struct SignInWithBrowserTests {
 
         #expect(session.accessToken == Fixtures.accessToken)
         #expect(await rig.vault.storedSession == session)
-        let opened = try #require(rig.browser.opened.only)
-        let query = try #require(URLComponents(url: opened, resolvingAgainstBaseURL: false)?.queryItems)
+        let offered = try #require(rig.listener.offered.only)
+        let query = try #require(URLComponents(url: offered, resolvingAgainstBaseURL: false)?.queryItems)
         func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
         #expect(value("tenant") == "riders", "the endpoint's own query is kept")
         #expect(value("response_type") == "code")
@@ -95,16 +101,41 @@ struct SignInWithBrowserTests {
         #expect(rig.transport.count(.post, rig.configuration.revokePath) == 2, "the tokens issued for nothing are revoked")
     }
 
-    @Test("a forged or missing state is refused: no token request, nothing stored, the browser told why",
-          arguments: ["code=c&state=forged", "code=c", "code=c&state=a&state=b"])
+    @Test("the browser and the prompt get the listener's one-time address, which holds no state, challenge or nonce")
+    func oneTimeAddress() async throws {
+        let rig = try Rig(scope: "openid email")
+        let prompted = Mutex<URL?>(nil)
+        let listener = rig.listener
+        await #expect(throws: RiderError.self) {
+            _ = try await rig.signIn { prompt in
+                prompted.withLock { $0 = prompt.url }
+                listener.deliver("\(ScriptedListener.redirectURI)?error=access_denied&state="
+                    + (listener.offeredQuery("state") ?? ""))
+            }
+        }
+        #expect(rig.browser.opened == [ScriptedListener.startAddress])
+        #expect(prompted.withLock { $0 } == ScriptedListener.startAddress)
+        let page = try #require(rig.listener.offered.only)
+        for secret in ["state", "nonce", "code_challenge"] {
+            let value = try #require(rig.listener.offeredQuery(secret))
+            #expect(!ScriptedListener.startAddress.absoluteString.contains(value), "\(secret)")
+        }
+        #expect(page.host == "login.example.test")
+    }
+
+    @Test("a redirect with a forged, missing or repeated state is refused by the listener's check and the wait goes on; the right answer then signs in",
+          arguments: ["code=stolen&state=forged", "code=stolen", "code=stolen&state=a&state=b"])
     func forgedState(reply: String) async throws {
         let rig = try Rig()
-        let thrown = await #expect(throws: RiderError.self) { try await rig.run { _ in reply } }
-        #expect(thrown?.code == .untrustedAuthorizationResponse)
-        #expect(rig.transport.count(.post, rig.configuration.tokenPath) == 0)
-        #expect(await rig.vault.storedSession == nil)
-        #expect(rig.listener.pages.only?.succeeded == false)
-        #expect(rig.listener.pages.only?.message == thrown?.message)
+        rig.transport.stub(.post, rig.configuration.tokenPath, with: .successful(Fixtures.tokenResponse()))
+        let session = try await rig.run { query in [reply, "code=the-code&state=\(query["state"] ?? "")"] }
+
+        #expect(session.accessToken == Fixtures.accessToken)
+        #expect(rig.listener.refused.count == 1)
+        let form = String(decoding: try #require(rig.transport.requests(.post, rig.configuration.tokenPath).only?.body),
+                          as: UTF8.self)
+        #expect(form.contains("code=the-code") && !form.contains("stolen"), "only the answer's code is exchanged")
+        #expect(rig.listener.pages.only?.succeeded == true)
     }
 
     @Test("access_denied is the person's refusal; another error names the provider's code, clipped to a safe line")
@@ -180,9 +211,8 @@ struct SignInWithBrowserTests {
         let listener = rig.listener
         _ = try await rig.signIn(opensBrowser: false) { prompt in
             #expect(!prompt.openedInBrowser)
-            let state = URLComponents(url: prompt.url, resolvingAgainstBaseURL: false)?.queryItems?
-                .first { $0.name == "state" }?.value ?? ""
-            listener.deliver("\(ScriptedListener.redirectURI)?code=c&state=\(state)")
+            #expect(prompt.url == ScriptedListener.startAddress)
+            listener.deliver("\(ScriptedListener.redirectURI)?code=c&state=\(listener.offeredQuery("state") ?? "")")
         }
         #expect(rig.browser.opened.isEmpty)
     }
@@ -216,6 +246,17 @@ struct BrowserAuthorizationTests {
                       "code=abc&state=\(request.state)"] {
             let thrown = #expect(throws: RiderError.self) { try request.code(from: answer(query)) }
             #expect(thrown?.code == .untrustedAuthorizationResponse, "\(query)")
+        }
+    }
+
+    @Test("the listener's check: only an address naming this request's state once is its answer, error answers included")
+    func isAnswer() throws {
+        let request = try authorization()
+        #expect(request.isAnswer(answer("code=abc&state=\(request.state)")))
+        #expect(request.isAnswer(answer("error=access_denied&state=\(request.state)")))
+        for query in ["code=abc", "code=abc&state=forged", "code=abc&state=\(request.state)x", "state=",
+                      "code=abc&state=\(request.state)&state=\(request.state)", "code=abc&State=\(request.state)"] {
+            #expect(!request.isAnswer(answer(query)), "\(query)")
         }
     }
 
@@ -289,16 +330,37 @@ final class SpyBrowser: BrowserOpener, Sendable {
     }
 }
 
-/// An in-memory redirect endpoint: the test delivers the browser's return.
+/// An in-memory redirect endpoint: the test delivers the browser's return, and only what the
+/// offered check accepts ends the wait, as with the real listener.
 final class ScriptedListener: RiderDomain.LoopbackListener, AuthorizationRedirectEndpoint, Sendable {
     static let redirectURI = "http://127.0.0.1:50000/callback"
+    static let startAddress = URL(string: "http://127.0.0.1:50000/start/one-time")!
     var redirectURI: URL { URL(string: ScriptedListener.redirectURI)! }
     private let stream = AsyncStream<URL>.makeStream()
     private let finished = Mutex<[RedirectPage]>([])
     private let paths = Mutex<[String]>([])
+    private let offers = Mutex<[URL]>([])
+    private let check = Mutex<(@Sendable (URL) -> Bool)?>(nil)
+    private let refusals = Mutex<[URL]>([])
 
     var pages: [RedirectPage] { finished.withLock { $0 } }
     var listenedPaths: [String] { paths.withLock { $0 } }
+    /// The provider's pages the sign-in asked to offer.
+    var offered: [URL] { offers.withLock { $0 } }
+    /// The redirects the check refused (each answered 400 by a real listener).
+    var refused: [URL] { refusals.withLock { $0 } }
+
+    /// A parameter of the offered page's query.
+    func offeredQuery(_ name: String) -> String? {
+        offered.last.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?.queryItems?
+            .first { $0.name == name }?.value
+    }
+
+    func offer(_ page: URL, acceptingAnswers isAnswer: @escaping @Sendable (URL) -> Bool) async throws -> URL {
+        offers.withLock { $0.append(page) }
+        check.withLock { $0 = isAnswer }
+        return Self.startAddress
+    }
 
     func deliver(_ text: String) {
         if let url = URL(string: text) { stream.continuation.yield(url) }
@@ -310,7 +372,10 @@ final class ScriptedListener: RiderDomain.LoopbackListener, AuthorizationRedirec
     }
 
     func redirect() async throws -> URL {
-        for await url in stream.stream { return url }
+        for await url in stream.stream {
+            if check.withLock({ $0 })?(url) == true { return url }
+            refusals.withLock { $0.append(url) }
+        }
         throw CancellationError()
     }
 
