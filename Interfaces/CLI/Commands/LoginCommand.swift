@@ -19,9 +19,11 @@ struct LoginCommand: GlobalOptionsCommand {
             With --web (for providers that offer it; set the issuer and client_id), rider \
             opens the provider's sign-in page in a browser and waits for it to send the browser \
             back to http://127.0.0.1:<port>/callback (the authorization code flow with PKCE, \
-            RFC 8252): sign in there. The page's address is printed too, for a browser opened \
-            by hand on this machine. rider gives up after --timeout seconds or on Ctrl-C, \
-            storing nothing.
+            RFC 8252): sign in there. The browser is given a one-time address on that port, \
+            which sends it on to the provider's page, so the request's secrets are in no \
+            command line; the address is printed too, for a browser opened by hand on this \
+            machine. Only the provider's answer to this sign-in ends the wait; rider gives up \
+            after --timeout seconds or on Ctrl-C, storing nothing.
 
             With --device (RFC 8628, for providers that offer it; set the issuer), rider shows \
             a page and a short code: approve the sign-in there, on any device, and rider \
@@ -118,8 +120,9 @@ struct LoginCommand: GlobalOptionsCommand {
             + others.map(\.displayName).joined(separator: ", ") + " (`rider session list`, `rider session switch`)."]
     }
 
-    /// Opens the provider's page and waits on the loopback redirect; the page's address goes to
-    /// standard error whatever happens, so a person can open it by hand.
+    /// Opens the provider's page and waits on the loopback redirect; the one-time address that
+    /// leads to the page goes to standard error whatever happens, so a person can open it by hand
+    /// (the provider's own address, with the request's state, is printed nowhere).
     private func signInWithBrowser(_ context: CommandContext) async throws {
         let rider = context.rider
         let timeout = timeout.map(TimeInterval.init) ?? SignInWithBrowser.defaultTimeout
@@ -130,8 +133,8 @@ struct LoginCommand: GlobalOptionsCommand {
                 let page = prompt.url.absoluteString.terminalSafe
                 Console.standardError(prompt.openedInBrowser
                     ? "The sign-in page was opened in your browser. If it did not open, open this address on "
-                        + "this machine:\n  \(page)"
-                    : "To sign in, open this address in a browser on this machine:\n  \(page)")
+                        + "this machine (it works once):\n  \(page)"
+                    : "To sign in, open this address in a browser on this machine (it works once):\n  \(page)")
                 Console.standardError("Waiting for the sign-in in the browser (up to \(Int(timeout)) s; Ctrl-C to give up)…")
             }
         }
