@@ -58,18 +58,29 @@ package struct AuthorizationService: Sendable {
     private func checked(_ grant: TokenGrant, of request: TokenRequest, clockSkew: TimeInterval) async throws -> TokenGrant {
         var grant = grant
         if let current = request.renewing {
-            // A refresh answer for another account is a server fault; taking it would quietly
-            // switch the signed-in user.
-            if let granted = grant.userID, granted != current.userID {
-                throw RiderError.malformedResponse("the refresh answer is for a different user than the session")
-            }
-            // OpenID Connect Core §12.2: checked as at sign-in (without a nonce), the same account.
-            if let claims = try await verifiedClaims(of: grant, nonce: nil, clockSkew: clockSkew) {
-                guard claims.subject == current.userID.rawValue else {
-                    throw RiderError.untrustedAuthorizationResponse("the id_token of the refresh answer names another "
-                        + "account than the session")
+            do {
+                // A refresh answer for another account is a server fault; taking it would quietly
+                // switch the signed-in user.
+                if let granted = grant.userID, granted != current.userID {
+                    throw RiderError.malformedResponse("the refresh answer is for a different user than the session")
                 }
-                grant.identity = claims.identity
+                // OpenID Connect Core §12.2: checked as at sign-in (without a nonce), the same account.
+                if let claims = try await verifiedClaims(of: grant, nonce: nil, clockSkew: clockSkew) {
+                    guard claims.subject == current.userID.rawValue else {
+                        throw RiderError.untrustedAuthorizationResponse("the id_token names another account than "
+                            + "the session")
+                    }
+                    grant.identity = claims.identity
+                }
+            } catch {
+                // The provider has answered, so the refresh token sent is spent: a provider that
+                // rotates would take it again as a replay and end the session on its side. Nothing
+                // of the answer is kept, so end what it issued, and the refresh token itself where
+                // the answer rotated none, then let the engine end the session.
+                if let issued = try? grant.session(issuedAt: clock.now, userID: current.userID, previous: current) {
+                    await revokeUnkept(issued)
+                }
+                throw RefusedRefreshAnswer(refusal: error)
             }
             return grant
         }
@@ -164,5 +175,28 @@ package struct AuthorizationService: Sendable {
         var request = try endpoint.request(in: configuration)
         if let session { request = AuthorizationMiddleware.authorize(request, with: session) }
         return try endpoint.response(from: try await transport.send(request))
+    }
+}
+
+/// A refresh answer the token endpoint gave and ``AuthorizationService`` refused (its id_token,
+/// or the account it names): terminal for the session, unlike a refresh that got no answer. The
+/// tokens it issued were revoked where the provider can revoke.
+package struct RefusedRefreshAnswer: Error {
+    /// Why the answer was refused, as the check said it.
+    package let refusal: any Error
+
+    /// The error for the caller, worded for a refresh: the session ended, nobody is signing in.
+    package var error: RiderError {
+        let what: String
+        if let refusal = refusal as? RiderError, refusal.code == .untrustedAuthorizationResponse
+            || refusal.code == .malformedResponse, let detail = refusal.detail {
+            what = detail
+        } else {
+            what = "its id_token could not be checked (\((refusal as? RiderError)?.message ?? "\(type(of: refusal))"))"
+        }
+        return RiderError(code: .untrustedAuthorizationResponse,
+                          message: "The provider's answer to renewing the session was refused: \(what). The session "
+                              + "was ended and the tokens it was just given revoked, so sign in again.",
+                          detail: what, underlying: refusal)
     }
 }

@@ -399,8 +399,10 @@ public actor SessionEngine {
     /// joining a refresh already under way.
     /// - Returns: the renewed session, already stored.
     /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired` (the stored session is
-    ///   then removed; also after an earlier expiry), a network error (the session is kept),
-    ///   `RiderError.storage(_:)`.
+    ///   then removed; also after an earlier expiry), `RiderError.untrustedAuthorizationResponse(_:)`
+    ///   when the provider's answer fails its checks (its id_token; the session is then ended
+    ///   as for an expiry, and the answer's tokens revoked), a network error (the session is
+    ///   kept), `RiderError.storage(_:)`.
     public func refresh() async throws -> Session {
         try await refreshSingleFlight(rejecting: nil)
     }
@@ -531,6 +533,10 @@ public actor SessionEngine {
         } catch RiderError.Code.sessionExpired {
             if generation == startedIn { publish(.signedOut(reason: .sessionExpired)) }
             throw RiderError.sessionExpired
+        } catch let error as RiderError where error.code == .untrustedAuthorizationResponse {
+            // A refused refresh answer ended the session (performRefresh), as a rejection does.
+            if generation == startedIn { publish(.signedOut(reason: .sessionExpired)) }
+            throw error
         } catch {
             // Transient: the session is kept and the next call tries again.
             publishSession(session, orSignedOut: .sessionExpired)
@@ -595,6 +601,13 @@ public actor SessionEngine {
             metrics.record(.refresh(.rejected))
             await expire(current, generation: startedIn)
             throw RiderError.sessionExpired
+        } catch let refused as RefusedRefreshAnswer {
+            // Terminal as a rejection is: the refresh token sent is spent, and keeping it would
+            // send it again (a provider's reuse detection ends every session of the grant); the
+            // answer's tokens are not to be trusted. The service revoked them.
+            metrics.record(.refresh(.rejected))
+            await expire(current, generation: startedIn)
+            throw refused.error
         } catch {
             metrics.record(.refresh(.failed))
             throw error

@@ -160,7 +160,51 @@ struct OpenIDSignInTests {
             .setting("id_token", to: .string(try Rig.idToken(nonce: "", ["sub": "someone-else"])))))
         let thrown = await #expect(throws: RiderError.self) { try await rig.sessions.refresh() }
         #expect(thrown?.code == .untrustedAuthorizationResponse)
-        #expect(await rig.vault.storedSession?.userID == UserID("oidc-sub-7"), "the vault keeps the account")
+        #expect(thrown?.message.contains("renewing the session was refused: the id_token names another account") == true,
+                "\(thrown?.message ?? "")")
+        #expect(await rig.vault.storedSession == nil, "the session ended: its refresh token is spent")
+    }
+
+    @Test("a refresh answer with a rotated refresh token and a refused id_token ends the session: vault emptied, signed out once, the new tokens revoked, the retired refresh token never sent again")
+    func refusedRefreshAnswerEndsTheSession() async throws {
+        let rig = try Rig()
+        _ = try await rig.run { nonce in
+            Fixtures.tokenResponse(userID: nil, role: nil).setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
+        }
+        let states = await rig.sessions.states()
+        // The provider rotates: refresh-1 is spent once it answers, whatever RiderKit makes of it.
+        let expired = Fixtures.epoch.timeIntervalSince1970 - 3600
+        rig.transport.stub(.post, "/oauth/token", times: 1, with: .successful(
+            Fixtures.tokenResponse(accessToken: "access-2", refreshToken: "refresh-2", userID: nil, role: nil)
+                .setting("id_token", to: .string(try Rig.idToken(nonce: "", ["exp": expired, "iat": expired - 600])))))
+
+        let thrown = await #expect(throws: RiderError.self) { try await rig.sessions.refresh() }
+        #expect(thrown?.code == .untrustedAuthorizationResponse)
+        #expect(thrown?.message.contains("The provider's answer to renewing the session was refused: the id_token has "
+            + "expired. The session was ended") == true, "\(thrown?.message ?? "")")
+        #expect(thrown?.message.contains("sign-in") == false, "worded for a refresh: \(thrown?.message ?? "")")
+        #expect(await rig.vault.storedSession == nil)
+        let revoked = rig.transport.requests(.post, "/oauth/revoke").map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
+        #expect(revoked.count == 2, "\(revoked)")
+        #expect(revoked.contains { $0.contains("token=refresh-2") } && revoked.contains { $0.contains("token=access-2") },
+                "what the refused answer issued is revoked: \(revoked)")
+
+        // Whatever is asked next, the retired refresh token does not go to the token endpoint.
+        let again = await #expect(throws: RiderError.self) { try await rig.sessions.refresh() }
+        #expect(again?.code == .sessionExpired)
+        let refreshes = rig.transport.requests(.post, "/oauth/token")
+            .filter { String(decoding: $0.body ?? Data(), as: UTF8.self).contains("grant_type=refresh_token") }
+        #expect(refreshes.count == 1, "one refresh sent, none with the spent token afterwards")
+
+        // A sign-out after it closes the record of states: the expiry was published once before it.
+        try await rig.sessions.end()
+        var seen: [SessionState] = []
+        for await state in states {
+            if state == .signedOut(reason: .loggedOut) { break }
+            seen.append(state)
+        }
+        #expect(seen.filter { $0 == .signedOut(reason: .sessionExpired) }.count == 1, "\(seen)")
+        #expect(seen.last == .signedOut(reason: .sessionExpired), "\(seen)")
     }
 
     @Test("a device sign-in without an id_token takes the account and identity from the userinfo endpoint")
