@@ -44,6 +44,8 @@ public actor AccountTokenVault: TokenVault {
     private var vaults: [UserID: any TokenVault] = [:]
     /// The account decided on, readable without entering the actor (the caches ask on every call).
     private nonisolated let pin = Pin()
+    /// Told when the account asked for was found by an email its provider has not verified.
+    package nonisolated let notice: (@Sendable (String) -> Void)?
 
     /// - Parameters:
     ///   - registry: the server's accounts.
@@ -51,8 +53,12 @@ public actor AccountTokenVault: TokenVault {
     ///   - location: where sessions are kept, in words (`rider session show`).
     ///   - legacy: the session a RiderKit from before accounts stored, moved over on first use.
     ///   - vault: the vault of one account.
+    ///   - notice: told when `account` is taken by an email nobody verified (the only account
+    ///     showing it), so a person can learn to name it by its id.
     public init(registry: any AccountRegistry, account: String? = nil, location: String, legacy: LegacySession? = nil,
-                vault: @escaping @Sendable (_ account: UserID) async throws -> any TokenVault) {
+                vault: @escaping @Sendable (_ account: UserID) async throws -> any TokenVault,
+                notice: (@Sendable (String) -> Void)? = nil) {
+        self.notice = notice
         self.registry = registry
         requestedAccount = account.flatMap { $0.isEmpty ? nil : $0 }
         self.location = location
@@ -75,7 +81,7 @@ public actor AccountTokenVault: TokenVault {
             accounts = try await registry.accounts()
         }
         if let requestedAccount {
-            guard let match = accounts.first(where: { $0.isNamed(requestedAccount) }) else {
+            guard let match = try resolve(requestedAccount, among: accounts) else {
                 throw RiderError.unknownAccount(requestedAccount, server: registry.server,
                                                 stored: accounts.map(\.displayName))
             }
@@ -110,7 +116,9 @@ public actor AccountTokenVault: TokenVault {
         }
         if let requestedAccount {
             // Bound to one account: the sign-in must come back as that account.
-            guard current.map({ $0 == session.userID }) ?? Self.names(session, requestedAccount) else {
+            guard try current.map({ $0 == session.userID })
+                    ?? (resolve(requestedAccount, among: [Self.account(of: session, server: registry.server)]) != nil)
+            else {
                 throw RiderError.otherAccount(signedIn: Self.displayName(of: session), bound: requestedAccount)
             }
         }
@@ -119,8 +127,8 @@ public actor AccountTokenVault: TokenVault {
         let vault = try await vault(for: session.userID)
         try await vault.saveSession(session)
         pin.value = session.userID
-        let account = Account(id: session.userID, server: registry.server, email: session.identity?.email,
-                              name: session.identity?.name, signedInAt: isSignIn ? session.issuedAt : nil)
+        var account = Self.account(of: session, server: registry.server)
+        account.signedInAt = isSignIn ? session.issuedAt : nil
         guard isSignIn else {
             // A renewed session is in its vault: the list only learns a newer email or name, and a
             // list that cannot be written must not fail the renewal (the old tokens are retired).
@@ -160,15 +168,28 @@ public actor AccountTokenVault: TokenVault {
         let vault = try await vault(for: session.userID)
         // For the keyring the account's item is the old item itself: nothing to copy.
         if try await vault.loadSession() == nil { try await vault.saveSession(session) }
-        try await registry.record(Account(id: session.userID, server: registry.server, email: session.identity?.email,
-                                          name: session.identity?.name, signedInAt: session.issuedAt),
-                                  activate: true)
+        try await registry.record(Self.account(of: session, server: registry.server), activate: true)
         try await legacy.retire(session.userID)
         return true
     }
 
-    private static func names(_ session: Session, _ name: String) -> Bool {
-        Account(id: session.userID, server: "", email: session.identity?.email).isNamed(name)
+    /// The account `name` names among `accounts` (``Account/named(_:among:server:)``), telling
+    /// ``notice`` when only an unverified email matched.
+    package nonisolated func resolve(_ name: String, among accounts: [Account]) throws -> Account? {
+        guard let (account, match) = try Account.named(name, among: accounts, server: registry.server) else { return nil }
+        if match == .unverifiedEmail {
+            notice?("the account '\(name)' was taken to be \(account.id.rawValue) by its email, which the provider has "
+                + "not verified (no other account here shows it); name the account by its id to be sure")
+        }
+        return account
+    }
+
+    /// The list's entry for `session`'s account, signed in now.
+    private static func account(of session: Session, server: String) -> Account {
+        var account = Account(id: session.userID, server: server, email: session.identity?.email,
+                              name: session.identity?.name, signedInAt: session.issuedAt)
+        if let identity = session.identity, identity.email != nil { account.emailVerified = identity.isEmailVerified }
+        return account
     }
 
     private static func displayName(of session: Session) -> String {

@@ -44,11 +44,13 @@ public struct Accounts: Sendable {
         return try await vault.registry.accounts().first { $0.id == id }
     }
 
-    /// Finds a stored account by email (ignoring case) or id.
-    /// - Throws: `RiderError.unknownAccount(_:server:stored:)` naming the stored ones.
+    /// Finds a stored account by id, else by an email (ignoring case) that is verified, or that
+    /// no other stored account shows.
+    /// - Throws: `RiderError.unknownAccount(_:server:stored:)` naming the stored ones; the same
+    ///   code when `name` is the unverified email of several accounts.
     public func named(_ name: String) async throws -> Account {
         let accounts = try await list()
-        guard let match = accounts.first(where: { $0.isNamed(name) }) else {
+        guard let match = try vault.resolve(name, among: accounts) else {
             throw RiderError.unknownAccount(name, server: server, stored: accounts.map(\.displayName))
         }
         return match

@@ -19,8 +19,10 @@ extension API {
                   !subject.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
                 throw RiderError.malformedResponse("the userinfo answer names no usable subject (sub)")
             }
-            return (subject, AccountIdentity(email: info.email.map(ProblemMapping.clip),
-                                             name: info.name.map(ProblemMapping.clip), source: .userinfo))
+            var identity = AccountIdentity(email: info.email.map(ProblemMapping.clip),
+                                           name: info.name.map(ProblemMapping.clip), source: .userinfo)
+            identity.emailVerified = info.emailVerified
+            return (subject, identity)
         })
         // The request carries the bearer token.
         request.followsRedirects = false
@@ -32,15 +34,20 @@ extension API {
 struct UserinfoDTO: Decodable, Sendable {
     var sub: String
     var email: String?
+    var emailVerified: Bool?
     var name: String?
 
-    enum CodingKeys: String, CodingKey { case sub, email, name }
+    enum CodingKeys: String, CodingKey {
+        case sub, email, name
+        case emailVerified = "email_verified"
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         sub = try container.decode(String.self, forKey: .sub)
         // Claims a provider may send in another shape are left out, not fatal.
         email = try? container.decodeIfPresent(String.self, forKey: .email)
+        emailVerified = IDTokenClaims.flag(container, .emailVerified)
         name = try? container.decodeIfPresent(String.self, forKey: .name)
     }
 }

@@ -12,10 +12,13 @@ package struct IDTokenClaims: Decodable, Sendable, Equatable {
     package var issuedAt: Date
     package var nonce: String?
     package var email: String?
+    /// `email_verified`, when the provider said.
+    package var emailVerified: Bool?
     package var name: String?
 
     enum CodingKeys: String, CodingKey {
         case nonce, email, name
+        case emailVerified = "email_verified"
         case issuer = "iss"
         case subject = "sub"
         case audiences = "aud"
@@ -39,7 +42,19 @@ package struct IDTokenClaims: Decodable, Sendable, Equatable {
         issuedAt = Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .issuedAt))
         nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
         email = try? container.decodeIfPresent(String.self, forKey: .email)
+        emailVerified = Self.flag(container, .emailVerified)
         name = try? container.decodeIfPresent(String.self, forKey: .name)
+    }
+
+    /// A boolean claim, also as the string `"true"`/`"false"` some providers send; `nil` when
+    /// absent or anything else (which is then not taken as verified).
+    package static func flag<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) -> Bool? {
+        if let flag = try? container.decodeIfPresent(Bool.self, forKey: key) { return flag }
+        switch try? container.decodeIfPresent(String.self, forKey: key) {
+        case "true": return true
+        case "false": return false
+        default: return nil
+        }
     }
 
     /// How far the two clocks may disagree about `exp` and `iat`.
@@ -55,7 +70,10 @@ package struct IDTokenClaims: Decodable, Sendable, Equatable {
 
     /// The identity to keep with the session.
     package var identity: AccountIdentity {
-        AccountIdentity(email: email.map(ProblemMapping.clip), name: name.map(ProblemMapping.clip), source: .idToken)
+        var identity = AccountIdentity(email: email.map(ProblemMapping.clip), name: name.map(ProblemMapping.clip),
+                                       source: .idToken)
+        identity.emailVerified = emailVerified
+        return identity
     }
 
     /// Reads `payload` and checks it for a sign-in of `clientID` at `issuer`.

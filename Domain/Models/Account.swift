@@ -17,6 +17,8 @@ public struct Account: Hashable, Sendable, Codable, Identifiable, CustomStringCo
     public var isActive: Bool
     /// When the account last signed in here.
     public var signedInAt: Date?
+    /// Whether ``email`` is verified (``AccountIdentity/isEmailVerified``); `nil` when not known.
+    package var emailVerified: Bool?
 
     /// - Parameters:
     ///   - id: the user id or OpenID subject.
@@ -44,6 +46,42 @@ public struct Account: Hashable, Sendable, Codable, Identifiable, CustomStringCo
     }
 
     public var description: String { "\(displayName) on \(server)\(isActive ? " (active)" : "")" }
+
+    /// How a name picked an account (``named(_:among:server:)``).
+    package enum Match: Sendable, Equatable {
+        /// By its id (the OpenID subject): what identifies an account.
+        case id
+        /// By an email the provider verified, or that signed in with a password.
+        case verifiedEmail
+        /// By an email nobody verified, which no other stored account has.
+        case unverifiedEmail
+    }
+
+    /// The account `name` names among `accounts`: the one whose id it is, else the one whose
+    /// verified email it is (ignoring case), else the only one whose unverified email it is.
+    ///
+    /// An unverified email is the account holder's word: someone who gets their own account
+    /// stored here (signed in on this machine for them) can give it anyone's address. It names an
+    /// account only when no other stored account shows it, and the caller says so.
+    /// - Returns: the account and how it matched; `nil` when none matches.
+    /// - Throws: `RiderError` with code `unknownAccount` when `name` is the email of several
+    ///   accounts and none of them alone has it verified: name one by its id.
+    package static func named(_ name: String, among accounts: [Account], server: String) throws
+        -> (account: Account, match: Match)? {
+        if let byID = accounts.first(where: { $0.id.rawValue == name }) { return (byID, .id) }
+        let byEmail = accounts.filter { $0.email.map { $0.caseInsensitiveCompare(name) == .orderedSame } == true }
+        let verified = byEmail.filter { $0.emailVerified == true }
+        if verified.count == 1, let account = verified.first { return (account, .verifiedEmail) }
+        if verified.isEmpty, byEmail.count == 1, let account = byEmail.first { return (account, .unverifiedEmail) }
+        guard byEmail.isEmpty else {
+            let ids = byEmail.map(\.id.rawValue).joined(separator: ", ")
+            throw RiderError(code: .unknownAccount,
+                             message: "'\(name)' is the email of several accounts on \(server) (\(ids)), not verified as "
+                                 + "one's alone: name the account by its id.",
+                             detail: ids)
+        }
+        return nil
+    }
 }
 
 /// What changed among a server's accounts (``AccountRegistry/changes()``): the accounts as they

@@ -13,10 +13,13 @@ package struct AccountList: Codable, Hashable, Sendable {
         package var email: String?
         package var name: String?
         package var signedInAt: Date?
+        /// Whether `email` is verified; `nil` in a file from before it was recorded.
+        package var emailVerified: Bool?
 
         enum CodingKeys: String, CodingKey {
             case id, email, name
             case signedInAt = "signed_in_at"
+            case emailVerified = "email_verified"
         }
     }
 
@@ -44,8 +47,10 @@ package struct AccountList: Codable, Hashable, Sendable {
     /// The accounts, the active one first, then the most recently signed in.
     package var accounts: [Account] {
         entries.map {
-            Account(id: UserID($0.id), server: server, email: $0.email, name: $0.name, isActive: $0.id == active,
-                    signedInAt: $0.signedInAt)
+            var account = Account(id: UserID($0.id), server: server, email: $0.email, name: $0.name,
+                                  isActive: $0.id == active, signedInAt: $0.signedInAt)
+            account.emailVerified = $0.emailVerified
+            return account
         }
         .sorted { lhs, rhs in
             if lhs.isActive != rhs.isActive { return lhs.isActive }
@@ -55,9 +60,11 @@ package struct AccountList: Codable, Hashable, Sendable {
 
     package mutating func record(_ account: Account, activate: Bool) {
         var entry = Entry(id: account.id.rawValue, email: account.email, name: account.name,
-                          signedInAt: account.signedInAt)
+                          signedInAt: account.signedInAt, emailVerified: account.emailVerified)
         if let index = entries.firstIndex(where: { $0.id == entry.id }) {
-            // A refresh knows no more than the sign-in did: keep what is known.
+            // A refresh knows no more than the sign-in did: keep what is known. Whether the email
+            // is verified goes with the email it was said of.
+            if entry.email == nil { entry.emailVerified = entries[index].emailVerified }
             entry.email = entry.email ?? entries[index].email
             entry.name = entry.name ?? entries[index].name
             entry.signedInAt = entry.signedInAt ?? entries[index].signedInAt

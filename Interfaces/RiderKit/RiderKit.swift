@@ -281,8 +281,9 @@ public struct RiderKit: Sendable {
                                         binding: try await resolved().binding)
             }
         }
+        let warnings = configuration.warnings
         let vault = AccountTokenVault(registry: registry, account: configuration.account, location: vaults.make().location,
-                                      legacy: legacy, vault: vaultOfAccount)
+                                      legacy: legacy, vault: vaultOfAccount, notice: { warnings?.warning("\($0)") })
         var lock: any RefreshLock = AccountScopedRefreshLock(AccountScoped(accounts: vault, nobody: vaults.refreshLock()) {
             vaults.refreshLock(account: $0)
         })

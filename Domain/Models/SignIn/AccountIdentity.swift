@@ -21,6 +21,14 @@ public struct AccountIdentity: Hashable, Sendable, Codable {
     public var name: String?
     /// Where the identity came from.
     public var source: Source
+    /// The provider's `email_verified` claim; `nil` when it did not say (or the identity was
+    /// kept before RiderKit read it).
+    package var emailVerified: Bool?
+
+    /// Whether the email is known to be the account's: the provider verified it, or the server
+    /// accepted it with the account's password. Only such an email names an account for sure
+    /// (`--account`): anyone may put another's address, unverified, on an account of their own.
+    package var isEmailVerified: Bool { source == .credentials || emailVerified == true }
 
     /// - Parameters:
     ///   - email: the `email` claim.

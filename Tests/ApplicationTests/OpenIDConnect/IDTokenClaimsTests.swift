@@ -58,6 +58,15 @@ struct IDTokenClaimsTests {
         }
     }
 
+    @Test("email_verified is read as a boolean or the string some providers send; anything else is not verified")
+    func emailVerified() throws {
+        #expect(try check(["email_verified": true]).identity.isEmailVerified)
+        #expect(try check(["email_verified": "true"]).identity.isEmailVerified)
+        #expect(try check(["email_verified": false]).identity.emailVerified == false)
+        #expect(try check(["email_verified": "yes"]).identity.emailVerified == nil)
+        #expect(try check().identity.isEmailVerified == false, "absent is not verified")
+    }
+
     /// Overrides as JSON (`null` removes the claim), since test arguments must be Sendable.
     @Test("each failed check is refused with its own reason",
           arguments: [

@@ -217,7 +217,10 @@ struct OpenIDSignInTests {
         let device = SignInWithDeviceCode(sessions: rig.sessions, clock: ManualClock())
         let session = try await device.complete(try await device.start())
         #expect(session.userID == UserID("oidc-sub-9"))
-        #expect(session.identity == AccountIdentity(email: "bo@example.com", name: "Bo", source: .userinfo))
+        var identity = AccountIdentity(email: "bo@example.com", name: "Bo", source: .userinfo)
+        identity.emailVerified = true
+        #expect(session.identity == identity)
+        #expect(session.identity?.isEmailVerified == true, "email_verified is read, for --account")
         #expect(rig.transport.requests(.get, "/userinfo").first?.headers["Authorization"] == "Bearer \(Fixtures.accessToken)")
         #expect(rig.transport.count(.get, rig.configuration.mePath) == 0)
     }
