@@ -50,8 +50,9 @@ struct SignInScenario {
     }
 }
 
-/// The person's part, done as fast as a program can: the page is fetched, its form posted with
-/// the demo account's password, and the provider's redirect followed back to RiderKit's listener.
+/// The person's part, done as fast as a program can: the one-time address followed to the page,
+/// the page fetched, its form posted with the demo account's password, and the provider's
+/// redirect followed back to RiderKit's listener.
 struct ScriptedPerson: BrowserOpener {
     let server: URL
     let transport: AsyncHTTPClientTransport
@@ -59,10 +60,16 @@ struct ScriptedPerson: BrowserOpener {
     func open(_ url: URL) async throws -> Bool {
         let transport = transport, server = server
         Task {
-            let page = try await transport.send(HTTPRequest(method: .get, url: url))
+            // RiderKit hands the browser its listener's one-time address, which redirects to the
+            // provider's page; the bare transport follows no redirect, so the person does.
+            let start = try await transport.send(HTTPRequest(method: .get, url: url, followsRedirects: false))
+            guard start.status == 303, let location = start.headers["Location"], let provider = URL(string: location) else {
+                throw BenchFailure("the one-time address did not lead to the provider (\(start.status))")
+            }
+            let page = try await transport.send(HTTPRequest(method: .get, url: provider))
             let html = String(decoding: page.body, as: UTF8.self)
             guard let request = html.firstMatch(of: /name="request" value="([^"]+)"/)?.1 else {
-                throw BenchFailure("no sign-in form at \(url)")
+                throw BenchFailure("no sign-in form at \(provider)")
             }
             var form = URLComponents()
             form.queryItems = [URLQueryItem(name: "request", value: String(request)),
