@@ -132,17 +132,19 @@ struct TokenEndpointHostilityTests {
         #expect(await harness.vault.storedSession?.refreshToken == Fixtures.refreshToken)
     }
 
-    @Test("a refresh answer for another user is refused and the signed-in user does not change")
+    @Test("a refresh answer for another user is refused: the signed-in user does not change, the session ends (its refresh token is spent) and the answer's tokens are revoked")
     func otherUser() async throws {
         let harness = try UseCaseHarness.signedIn()
         harness.stubTokenEndpoint(times: 1, with: .successful(
             Fixtures.tokenResponse(accessToken: "access-2", refreshToken: "refresh-2", userID: "u_999999")))
+        harness.transport.stub(.post, harness.configuration.revokePath, with: .status(200))
 
-        await #expect(throws: RiderError.malformedResponse("the refresh answer is for a different user than the session")) {
-            try await harness.sessions.refresh()
-        }
+        let thrown = await #expect(throws: RiderError.self) { try await harness.sessions.refresh() }
+        #expect(thrown?.code == .untrustedAuthorizationResponse)
+        #expect(thrown?.detail == "the refresh answer is for a different user than the session")
 
-        #expect(await harness.vault.storedSession == Fixtures.session())
-        #expect(try await harness.sessions.currentSession()?.userID == Fixtures.userID)
+        #expect(await harness.vault.storedSession == nil)
+        #expect(try await harness.sessions.currentSession() == nil, "not switched to u_999999: ended")
+        #expect(harness.transport.count(.post, harness.configuration.revokePath) == 2)
     }
 }
