@@ -16,10 +16,10 @@ import RiderDomain
 /// A session stored by a RiderKit from before accounts (one per server) moves over on first use:
 /// read through ``LegacySession``, stored as its account's, recorded as the active account,
 /// then retired — without loss: a failure at any step leaves it where it was.
-public actor AccountTokenVault: TokenVault {
+package actor AccountTokenVault: TokenVault {
     /// A session kept the way RiderKit kept one before accounts: how to read it, and how to
     /// retire it once its account holds it.
-    public struct LegacySession: Sendable {
+    package struct LegacySession: Sendable {
         package let load: @Sendable () async throws -> Session?
         package let retire: @Sendable (UserID) async throws -> Void
 
@@ -27,7 +27,7 @@ public actor AccountTokenVault: TokenVault {
         ///   - load: reads the old session, if any.
         ///   - retire: removes what is left of it once `account`'s vault holds it (nothing, where
         ///     the account's vault is the same entry).
-        public init(load: @escaping @Sendable () async throws -> Session?,
+        package init(load: @escaping @Sendable () async throws -> Session?,
                     retire: @escaping @Sendable (_ account: UserID) async throws -> Void) {
             self.load = load
             self.retire = retire
@@ -35,10 +35,10 @@ public actor AccountTokenVault: TokenVault {
     }
 
     /// The server's accounts.
-    public nonisolated let registry: any AccountRegistry
+    package nonisolated let registry: any AccountRegistry
     /// The account asked for (an email or an id), or `nil` to follow the server's active account.
-    public nonisolated let requestedAccount: String?
-    public nonisolated let location: String
+    package nonisolated let requestedAccount: String?
+    package nonisolated let location: String
     private let vaultOfAccount: @Sendable (UserID) async throws -> any TokenVault
     private let legacy: LegacySession?
     private var vaults: [UserID: any TokenVault] = [:]
@@ -55,7 +55,7 @@ public actor AccountTokenVault: TokenVault {
     ///   - vault: the vault of one account.
     ///   - notice: told when `account` is taken by an email nobody verified (the only account
     ///     showing it), so a person can learn to name it by its id.
-    public init(registry: any AccountRegistry, account: String? = nil, location: String, legacy: LegacySession? = nil,
+    package init(registry: any AccountRegistry, account: String? = nil, location: String, legacy: LegacySession? = nil,
                 vault: @escaping @Sendable (_ account: UserID) async throws -> any TokenVault,
                 notice: (@Sendable (String) -> Void)? = nil) {
         self.notice = notice
@@ -68,13 +68,13 @@ public actor AccountTokenVault: TokenVault {
 
     /// The account decided on so far, without deciding: `nil` before first use, or while nobody is
     /// signed in.
-    public nonisolated var pinnedAccount: UserID? { pin.value }
+    package nonisolated var pinnedAccount: UserID? { pin.value }
 
     /// The account this vault speaks for: decided on first call (moving a session from before
     /// accounts over first), `nil` while no account is signed in.
     /// - Throws: `RiderError.unknownAccount(_:server:stored:)` when the account asked for is not
     ///   stored; `RiderError.storage(_:underlying:)` when the registry cannot be read.
-    public func account() async throws -> UserID? {
+    package func account() async throws -> UserID? {
         if let pinned = pin.value { return pinned }
         var accounts = try await registry.accounts()
         if accounts.isEmpty, let legacy, try await migrate(legacy) {
@@ -95,19 +95,19 @@ public actor AccountTokenVault: TokenVault {
 
     /// The vault holding `account`'s session (made once per account).
     /// - Throws: what making it throws (an issuer's metadata that cannot be read).
-    public func vault(for account: UserID) async throws -> any TokenVault {
+    package func vault(for account: UserID) async throws -> any TokenVault {
         if let made = vaults[account] { return made }
         let made = try await vaultOfAccount(account)
         vaults[account] = made
         return made
     }
 
-    public func loadSession() async throws -> Session? {
+    package func loadSession() async throws -> Session? {
         guard let account = try await account() else { return nil }
         return try await vault(for: account).loadSession()
     }
 
-    public func saveSession(_ session: Session) async throws {
+    package func saveSession(_ session: Session) async throws {
         let current: UserID?
         do {
             current = try await account()
@@ -147,7 +147,7 @@ public actor AccountTokenVault: TokenVault {
 
     /// Removes this account's session and forgets the account; the instance stays bound to it,
     /// signed out.
-    public func removeSession() async throws {
+    package func removeSession() async throws {
         guard let account = try await account() else { return }
         try await remove(account)
     }
@@ -157,7 +157,7 @@ public actor AccountTokenVault: TokenVault {
     /// - Returns: the account active afterwards, if any.
     /// - Throws: `RiderError.storage(_:underlying:)`; the account is then still listed.
     @discardableResult
-    public func remove(_ account: UserID) async throws -> Account? {
+    package func remove(_ account: UserID) async throws -> Account? {
         try await vault(for: account).removeSession()
         return try await registry.remove(account)
     }

@@ -5,16 +5,16 @@ import Foundation
 ///
 /// A short-lived program (the CLI) calls ``waitForAll()`` before it exits so the refresh is not
 /// cut off; tests call it to observe the refresh without sleeping.
-public actor BackgroundRefreshes {
+package actor BackgroundRefreshes {
     private var running: [String: Task<Void, Never>] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Starts `operation` unless a refresh for `key` is already running.
     /// - Parameters:
     ///   - key: what is being refreshed (for example `user:u_000042`).
     ///   - operation: the refresh; its failures are its own to handle (the answer is already out).
-    public func start(_ key: String, _ operation: @escaping @Sendable () async -> Void) {
+    package func start(_ key: String, _ operation: @escaping @Sendable () async -> Void) {
         guard running[key] == nil else { return }
         running[key] = Task {
             await operation()
@@ -23,14 +23,14 @@ public actor BackgroundRefreshes {
     }
 
     /// Waits until every refresh started so far, and any they start, has finished.
-    public func waitForAll() async {
+    package func waitForAll() async {
         while let task = running.values.first {
             await task.value
         }
     }
 
     /// How many refreshes are running.
-    public var count: Int { running.count }
+    package var count: Int { running.count }
 
     private func finish(_ key: String) { running[key] = nil }
 }

@@ -20,12 +20,12 @@ public struct CacheSettings: Hashable, Sendable {
     }
 
     /// Whether `entry` is younger than the time to live at `date`.
-    public func isFresh<Value>(_ entry: Cached<Value>, at date: Date) -> Bool {
+    package func isFresh<Value>(_ entry: Cached<Value>, at date: Date) -> Bool {
         entry.age(at: date) < timeToLive
     }
 
     /// Whether `entry` may still be served stale while it is refreshed.
-    public func isWithinStaleWindow<Value>(_ entry: Cached<Value>, at date: Date) -> Bool {
+    package func isWithinStaleWindow<Value>(_ entry: Cached<Value>, at date: Date) -> Bool {
         entry.age(at: date) < timeToLive + staleWhileRevalidateWindow
     }
 }

@@ -61,11 +61,11 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
 
     /// The scheme, host and port of ``baseURL`` (`https://api.example.com`), which names the
     /// server in vault entries and cache folders.
-    public var origin: String { Self.origin(of: baseURL) }
+    package var origin: String { Self.origin(of: baseURL) }
 
     /// The origin of the token endpoint: ``origin`` unless ``tokenPath`` is an absolute URL on
     /// another server. A stored session is bound to both, since its refresh token goes there.
-    public var tokenEndpointOrigin: String {
+    package var tokenEndpointOrigin: String {
         guard let url = try? url(for: tokenPath) else { return origin }
         return Self.origin(of: url)
     }
@@ -85,7 +85,7 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
     ///
     /// A `path` that is already an absolute http(s) URL (a token endpoint on another host) is
     /// used as it is.
-    public func url(for path: String, query: [(String, String)] = []) throws -> URL {
+    package func url(for path: String, query: [(String, String)] = []) throws -> URL {
         // A path starting with "/" has no scheme: skip parsing it as a URL (every request pays it).
         if !path.hasPrefix("/"), let absolute = URL(string: path), absolute.scheme != nil {
             try Self.validate(absolute)

@@ -13,7 +13,7 @@ import RiderDomain
 /// does not ask every time. Concurrent first uses fetch once.
 ///
 /// Within one instance (a `rider` command, a program's `RiderKit`) a document just fetched is
-/// used for at least ``reuseInProcess`` whatever its cache headers say: a provider that sends
+/// used for at least 15 minutes (`reuseInProcess`) whatever its cache headers say: a provider that sends
 /// `Cache-Control: no-store` is then asked once per sign-in, not once for each endpoint the
 /// sign-in looks up. What is kept on disk still follows the headers alone.
 public actor ProviderDiscovery {
@@ -46,22 +46,22 @@ public actor ProviderDiscovery {
     }
 
     /// Metadata with where it came from and how long it may be reused.
-    public struct Discovered: Hashable, Sendable {
-        public var metadata: ProviderMetadata
+    package struct Discovered: Hashable, Sendable {
+        package var metadata: ProviderMetadata
         /// When it was downloaded.
-        public var storedAt: Date
+        package var storedAt: Date
         /// Until when it is reused without asking the provider; `storedAt` when it is not kept.
-        public var expiresAt: Date
+        package var expiresAt: Date
         /// `.network` when this call asked the provider, `.cache` when the kept copy was fresh,
         /// `.offline(reason:)` when the provider could not be reached and an expired copy was used.
-        public var source: DataSource
+        package var source: DataSource
 
         /// - Parameters:
         ///   - metadata: the metadata.
         ///   - storedAt: when it was downloaded.
         ///   - expiresAt: until when it is reused.
         ///   - source: where this answer came from.
-        public init(metadata: ProviderMetadata, storedAt: Date, expiresAt: Date, source: DataSource) {
+        package init(metadata: ProviderMetadata, storedAt: Date, expiresAt: Date, source: DataSource) {
             self.metadata = metadata
             self.storedAt = storedAt
             self.expiresAt = expiresAt
@@ -70,7 +70,7 @@ public actor ProviderDiscovery {
     }
 
     /// The issuer and lifetimes.
-    public nonisolated let configuration: Configuration
+    package nonisolated let configuration: Configuration
     /// The issuer as compared with documents: its URL's text as configured.
     nonisolated var issuer: String { configuration.issuer.absoluteString }
     private let transport: any HTTPTransport
@@ -111,7 +111,7 @@ public actor ProviderDiscovery {
     ///   a document of another issuer or with an unusable endpoint (nothing is then kept);
     ///   `RiderError.malformedResponse(_:)` for a document that is not JSON metadata; network
     ///   errors as they come.
-    public func metadata(reload: Bool = false) async throws -> Discovered {
+    package func metadata(reload: Bool = false) async throws -> Discovered {
         if !reload, let current, let currentUsableUntil, current.storedAt <= clock.now, clock.now < currentUsableUntil {
             return Discovered(metadata: current.metadata, storedAt: current.storedAt, expiresAt: current.expiresAt,
                               source: .cache)

@@ -6,7 +6,7 @@ public struct RequestIdentity: Hashable, Sendable {
     /// RiderKit's version, in every `User-Agent`.
     public static let libraryVersion = "0.9.0"
     /// At most this many languages go into `Accept-Language`.
-    public static let maximumLanguages = 6
+    package static let maximumLanguages = 6
 
     /// The embedding program as an RFC 9110 product (`rider/0.9.0`, `MyApp/2.1`), or `nil`.
     public var program: String?
@@ -22,13 +22,13 @@ public struct RequestIdentity: Hashable, Sendable {
     }
 
     /// `rider/0.9.0 RiderKit/0.9.0` (RFC 9110 §10.1.5: most significant product first).
-    public var userAgent: String {
+    package var userAgent: String {
         let product = program.map(Self.headerSafe).flatMap { $0.isEmpty ? nil : $0 }
         return [product, "RiderKit/\(Self.libraryVersion)"].compactMap { $0 }.joined(separator: " ")
     }
 
     /// `de-CH, de;q=0.9, en;q=0.8`, or `nil` when no language is known.
-    public var acceptLanguage: String? {
+    package var acceptLanguage: String? {
         var seen = Set<String>()
         let tags = languages.filter { Self.isLanguageTag($0) && seen.insert($0.lowercased()).inserted }
             .prefix(Self.maximumLanguages)
@@ -41,7 +41,7 @@ public struct RequestIdentity: Hashable, Sendable {
     /// The person's languages from the POSIX environment: the GNU `LANGUAGE` list first, then
     /// the locale of `LC_ALL`, `LC_MESSAGES` or `LANG` (the first set). `C` and `POSIX` name no
     /// language; `de_CH.UTF-8@euro` becomes `de-CH`.
-    public static func languages(fromEnvironment environment: [String: String]) -> [String] {
+    package static func languages(fromEnvironment environment: [String: String]) -> [String] {
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
         var names = (environment["LANGUAGE"] ?? "").split(separator: ":").map(String.init)
         if let locale { names.append(locale) }

@@ -3,10 +3,10 @@ import RiderDomain
 
 /// A `RefreshLock` for a vault no other process shares (memory, tests): the session engine
 /// already refreshes one at a time within the process, so there is nothing more to hold.
-public struct InProcessRefreshLock: RefreshLock {
-    public init() {}
+package struct InProcessRefreshLock: RefreshLock {
+    package init() {}
 
-    public func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    package func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await body()
     }
 }

@@ -14,8 +14,9 @@ public struct UploadAvatar: Sendable {
         /// The largest image sent; 5 MiB unless told, the reference server's limit too.
         public var maximumByteCount: Int
 
-        public init(maximumByteCount: Int = AvatarImage.defaultMaximumByteCount) {
-            self.maximumByteCount = maximumByteCount
+        /// - Parameter maximumByteCount: the largest image sent; `nil` is 5 MiB.
+        public init(maximumByteCount: Int? = nil) {
+            self.maximumByteCount = maximumByteCount ?? AvatarImage.defaultMaximumByteCount
         }
     }
 

@@ -202,7 +202,7 @@ extension RiderError {
 
     /// No answer came back from the browser in time; nothing was stored.
     /// - Parameter seconds: how long RiderKit waited.
-    public static func authorizationTimedOut(after seconds: TimeInterval) -> RiderError {
+    package static func authorizationTimedOut(after seconds: TimeInterval) -> RiderError {
         let wait = seconds.isFinite && seconds >= 0 && seconds < 1e9 ? "\(Int(seconds.rounded())) s" : "the time allowed"
         return RiderError(code: .authorizationExpired,
                           message: "The sign-in was not completed in the browser within \(wait); nothing was stored. "
@@ -214,7 +214,7 @@ extension RiderError {
     ///   - error: its OAuth error code (`invalid_scope`, `server_error`, …), as text a terminal
     ///     can show safely.
     ///   - description: its `error_description`, as safe text, if any.
-    public static func authorizationFailed(_ error: String, description: String?) -> RiderError {
+    package static func authorizationFailed(_ error: String, description: String?) -> RiderError {
         RiderError(code: .authorizationFailed,
                    message: "The provider ended the sign-in with the error '\(error)'"
                        + suffix(description.map { "\"\($0)\"" }) + " Nothing was stored.",
@@ -223,7 +223,7 @@ extension RiderError {
 
     /// The provider's answer failed a check against forgery; nothing was stored.
     /// - Parameter what: which check, in words ("the state does not match the request").
-    public static func untrustedAuthorizationResponse(_ what: String) -> RiderError {
+    package static func untrustedAuthorizationResponse(_ what: String) -> RiderError {
         RiderError(code: .untrustedAuthorizationResponse,
                    message: "The answer to the sign-in was refused: \(what). Nothing was stored; if you did not "
                        + "start this sign-in yourself, someone may be trying to sign you in to their account.",
@@ -237,25 +237,25 @@ extension RiderError {
 
     /// The server understood the request but the account may not do this.
     /// - Parameter detail: the server's explanation, if any.
-    public static func forbidden(detail: String?) -> RiderError {
+    package static func forbidden(detail: String?) -> RiderError {
         RiderError(code: .forbidden, message: "You are not allowed to do this" + suffix(detail), detail: detail)
     }
 
     /// The thing asked for does not exist.
     /// - Parameter detail: the server's explanation, if any.
-    public static func notFound(detail: String?) -> RiderError {
+    package static func notFound(detail: String?) -> RiderError {
         RiderError(code: .notFound, message: "Not found" + suffix(detail), detail: detail)
     }
 
     /// The request clashes with existing data.
     /// - Parameter detail: the server's explanation, if any.
-    public static func alreadyExists(detail: String?) -> RiderError {
+    package static func alreadyExists(detail: String?) -> RiderError {
         RiderError(code: .alreadyExists, message: "This already exists" + suffix(detail), detail: detail)
     }
 
     /// Someone changed the resource since it was read; nothing was overwritten.
     /// - Parameter current: the server's current version, when it could be fetched.
-    public static func conflict(current: Rider?) -> RiderError {
+    package static func conflict(current: Rider?) -> RiderError {
         RiderError(code: .conflict,
                    message: "The profile was changed elsewhere since you read it; nothing was overwritten. "
                        + "Fetch it again and reapply your change.",
@@ -264,7 +264,7 @@ extension RiderError {
 
     /// The input was rejected.
     /// - Parameter problems: each rejected field and why.
-    public static func invalidInput(_ problems: [FieldProblem]) -> RiderError {
+    package static func invalidInput(_ problems: [FieldProblem]) -> RiderError {
         let list = problems.map(\.description).joined(separator: "; ")
         return RiderError(code: .invalidInput,
                           message: "The input was rejected: \(list.isEmpty ? "no reason given" : list).",
@@ -272,7 +272,7 @@ extension RiderError {
     }
 
     /// The picture cannot become the avatar (raised before anything is sent when RiderKit can tell).
-    public static func invalidAvatar(_ problem: AvatarProblem) -> RiderError {
+    package static func invalidAvatar(_ problem: AvatarProblem) -> RiderError {
         RiderError(code: .invalidAvatar, message: "The avatar \(problem.message).", avatarProblem: problem)
     }
 
@@ -292,7 +292,7 @@ extension RiderError {
 
     /// The server asked the client to slow down.
     /// - Parameter retryAfter: the seconds it asked to wait, when it said.
-    public static func rateLimited(retryAfter: TimeInterval?) -> RiderError {
+    package static func rateLimited(retryAfter: TimeInterval?) -> RiderError {
         // The value may come from anywhere: Int(_:) traps on inf, nan and > Int.max.
         let message = if let retryAfter, retryAfter.isFinite, retryAfter >= 0, retryAfter < 1e9 {
             "The server is limiting requests; try again in \(Int(retryAfter.rounded(.up))) s."
@@ -306,7 +306,7 @@ extension RiderError {
     /// - Parameters:
     ///   - status: the HTTP status.
     ///   - detail: the server's explanation, if any.
-    public static func server(status: Int, detail: String?) -> RiderError {
+    package static func server(status: Int, detail: String?) -> RiderError {
         RiderError(code: .server, message: "The server failed with HTTP \(status)" + suffix(detail),
                    detail: detail, status: status)
     }
@@ -322,7 +322,7 @@ extension RiderError {
 
     /// The server issued a token of a type RiderKit cannot use safely.
     /// - Parameter type: the `token_type` it sent.
-    public static func unsupportedTokenType(_ type: String) -> RiderError {
+    package static func unsupportedTokenType(_ type: String) -> RiderError {
         RiderError(code: .unsupportedTokenType,
                    message: "The server issued a token of type '\(type)'; only Bearer tokens are supported.",
                    detail: type)
@@ -330,7 +330,7 @@ extension RiderError {
 
     /// The server redirected somewhere RiderKit will not follow.
     /// - Parameter target: the target's origin.
-    public static func unsafeRedirect(_ target: String) -> RiderError {
+    package static func unsafeRedirect(_ target: String) -> RiderError {
         RiderError(code: .unsafeRedirect,
                    message: "The server redirected to \(target); RiderKit does not follow redirects that could "
                        + "expose credentials, lower security or loop.",
@@ -359,7 +359,7 @@ extension RiderError {
     ///   - requested: the account asked for, by email or id.
     ///   - server: the server's origin.
     ///   - stored: the accounts that are stored there, as a person names them.
-    public static func unknownAccount(_ requested: String, server: String, stored: [String]) -> RiderError {
+    package static func unknownAccount(_ requested: String, server: String, stored: [String]) -> RiderError {
         let known = stored.isEmpty ? "no account is signed in there; run `rider login`"
             : "the stored accounts are \(stored.joined(separator: ", "))"
         return RiderError(code: .unknownAccount,
@@ -371,7 +371,7 @@ extension RiderError {
     /// - Parameters:
     ///   - signedIn: the account the provider signed in, as a person names it.
     ///   - bound: the account this `RiderKit` speaks for.
-    public static func otherAccount(signedIn: String, bound: String) -> RiderError {
+    package static func otherAccount(signedIn: String, bound: String) -> RiderError {
         RiderError(code: .otherAccount,
                    message: "The sign-in came back as \(signedIn), but this is \(bound)'s session; nothing was "
                        + "stored. Sign in without choosing an account (no --account) to add \(signedIn).",

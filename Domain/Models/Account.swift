@@ -84,7 +84,7 @@ public struct Account: Hashable, Sendable, Codable, Identifiable, CustomStringCo
     }
 }
 
-/// What changed among a server's accounts (``AccountRegistry/changes()``): the accounts as they
+/// What changed among a server's accounts (`Accounts.changes()`): the accounts as they
 /// are now, with the active one marked.
 public struct AccountsChange: Hashable, Sendable {
     /// The server's accounts after the change, the active one first.

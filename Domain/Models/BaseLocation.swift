@@ -18,7 +18,7 @@ public struct BaseLocation: Hashable, Sendable {
     /// When the server last stored it; `nil` for a location not yet saved.
     public var updatedAt: Date?
 
-    /// - Throws: ``RiderError/invalidInput(_:)`` naming `latitude` (outside −90…90 or not a
+    /// - Throws: `RiderError.invalidInput(_:)` naming `latitude` (outside −90…90 or not a
     ///   number), `longitude` (outside −180…180 or not a number) and `place_name` (longer than
     ///   100 characters) — every bad field at once.
     public init(latitude: Double, longitude: Double, placeName: String? = nil, updatedAt: Date? = nil) throws {

@@ -34,7 +34,7 @@ public struct Cached<Value: Sendable>: Sendable {
     public subscript<Member>(dynamicMember keyPath: KeyPath<Value, Member>) -> Member { value[keyPath: keyPath] }
 
     /// A copy that says it came from `source`, stale or not.
-    public func served(from source: DataSource, isStale: Bool) -> Cached {
+    package func served(from source: DataSource, isStale: Bool) -> Cached {
         var copy = self
         copy.source = source
         copy.isStale = isStale

@@ -7,7 +7,7 @@ public struct PageRequest: Hashable, Sendable {
     public var page: Int
     public var limit: Int
 
-    /// - Throws: ``RiderError/invalidInput(_:)`` when `page` < 1 or `limit` is outside 1…100.
+    /// - Throws: `RiderError.invalidInput(_:)` when `page` < 1 or `limit` is outside 1…100.
     public init(page: Int = 1, limit: Int = 20) throws {
         var problems: [FieldProblem] = []
         if page < 1 { problems.append(FieldProblem(field: "page", message: "must be 1 or more")) }

@@ -18,7 +18,7 @@ public struct Registration: Hashable, Sendable, CustomStringConvertible, CustomD
 
     /// Checks what can be checked without the server, so a typo costs no round trip.
     ///
-    /// - Throws: ``RiderError/invalidInput(_:)`` listing every problem found.
+    /// - Throws: `RiderError.invalidInput(_:)` listing every problem found.
     public func validate() throws {
         var problems: [FieldProblem] = []
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)

@@ -5,7 +5,7 @@ import Foundation
 /// session stays in its ``TokenVault``.
 ///
 /// Shared by every process of the user: a change made by one is seen by the next read of another.
-public protocol AccountRegistry: Sendable {
+package protocol AccountRegistry: Sendable {
     /// The server whose accounts these are (its API origin).
     var server: String { get }
 
@@ -19,7 +19,7 @@ public protocol AccountRegistry: Sendable {
     func record(_ account: Account, activate: Bool) async throws
 
     /// Makes `account` the active one.
-    /// - Throws: ``RiderError/unknownAccount(_:server:stored:)`` when it is not stored,
+    /// - Throws: `RiderError.unknownAccount(_:server:stored:)` when it is not stored,
     ///   ``RiderError/storage(_:underlying:)``.
     func activate(_ account: UserID) async throws
 

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The metadata is public and derived: an adapter may lose it at any time, and a failure to read
 /// or write it never fails a sign-in — the metadata is then fetched again.
-public protocol ProviderMetadataCache: Sendable {
+package protocol ProviderMetadataCache: Sendable {
     /// - Parameter issuer: the issuer identifier, exactly as configured.
     /// - Returns: the kept metadata of that issuer, fresh or not, or `nil` when there is none (or
     ///   it cannot be read).

@@ -8,7 +8,7 @@ import Foundation
 /// for a task), swift-otel's OTLP exporter for instance, and is a no-op when there is none.
 ///
 /// Attributes never hold a token, a password, a query string or what a person searched for.
-public protocol SpanTracer: Sendable {
+package protocol SpanTracer: Sendable {
     /// Whether spans started now would be recorded: when not, callers skip the work of making
     /// them (a request's attributes, its trace header).
     var isRecording: Bool { get }
@@ -23,7 +23,7 @@ public protocol SpanTracer: Sendable {
 }
 
 /// The span an operation runs in.
-public protocol TraceSpan: Sendable {
+package protocol TraceSpan: Sendable {
     /// Sets one attribute (OpenTelemetry names where one exists: `http.request.method`,
     /// `url.template`, `http.response.status_code`).
     func setAttribute(_ key: String, _ value: SpanAttribute)
@@ -32,14 +32,14 @@ public protocol TraceSpan: Sendable {
 }
 
 /// An attribute's value.
-public enum SpanAttribute: Sendable, Hashable {
+package enum SpanAttribute: Sendable, Hashable {
     case string(String)
     case int(Int)
     case bool(Bool)
 }
 
 /// What a span stands for, as OpenTelemetry has it.
-public enum SpanKind: Sendable, Hashable {
+package enum SpanKind: Sendable, Hashable {
     /// A request to a server.
     case client
     /// Work inside the process (a refresh, a cache lookup).
@@ -47,18 +47,18 @@ public enum SpanKind: Sendable, Hashable {
 }
 
 /// Traces nothing: for programs and tests that ask for no spans.
-public struct NoSpanTracer: SpanTracer {
-    public init() {}
+package struct NoSpanTracer: SpanTracer {
+    package init() {}
 
-    public var isRecording: Bool { false }
+    package var isRecording: Bool { false }
 
-    public func withSpan<T>(_ name: String, kind: SpanKind, _ operation: (any TraceSpan) async throws -> T)
+    package func withSpan<T>(_ name: String, kind: SpanKind, _ operation: (any TraceSpan) async throws -> T)
         async rethrows -> T
     {
         try await operation(NoSpan())
     }
 
-    public func inject(into headers: inout HTTPHeaders) {}
+    package func inject(into headers: inout HTTPHeaders) {}
 
     private struct NoSpan: TraceSpan {
         func setAttribute(_ key: String, _ value: SpanAttribute) {}

@@ -8,10 +8,10 @@ import RiderDomain
 ///
 /// Every call reads the file afresh, so a `rider session switch` in one terminal is what the next
 /// command in another uses.
-public actor FileAccountRegistry: AccountRegistry {
-    public nonisolated let server: String
+package actor FileAccountRegistry: AccountRegistry {
+    package nonisolated let server: String
     /// The registry file.
-    public nonisolated let file: URL
+    package nonisolated let file: URL
     private let tokenEndpointOrigin: @Sendable () async -> String?
 
     /// - Parameters:
@@ -19,14 +19,14 @@ public actor FileAccountRegistry: AccountRegistry {
     ///   - server: the API origin.
     ///   - tokenEndpointOrigin: where the server's tokens come from, recorded with every change so
     ///     `rider session list` can open this server's vaults without asking its provider.
-    public init(file: URL, server: String, tokenEndpointOrigin: @escaping @Sendable () async -> String? = { nil }) {
+    package init(file: URL, server: String, tokenEndpointOrigin: @escaping @Sendable () async -> String? = { nil }) {
         self.file = file
         self.server = server
         self.tokenEndpointOrigin = tokenEndpointOrigin
     }
 
     /// `$XDG_STATE_HOME/rider/<server>/accounts.json`.
-    public static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
+    package static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
         directories.stateFolder(forOrigin: origin).appendingPathComponent("accounts.json")
     }
 
@@ -47,11 +47,11 @@ public actor FileAccountRegistry: AccountRegistry {
         file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).lock")
     }
 
-    public func accounts() async throws -> [Account] {
+    package func accounts() async throws -> [Account] {
         do { return try await read().accounts } catch { throw error.riderError }
     }
 
-    public func record(_ account: Account, activate: Bool) async throws {
+    package func record(_ account: Account, activate: Bool) async throws {
         let origin = await tokenEndpointOrigin()
         try await change { list in
             list.record(account, activate: activate)
@@ -59,7 +59,7 @@ public actor FileAccountRegistry: AccountRegistry {
         }
     }
 
-    public func activate(_ account: UserID) async throws {
+    package func activate(_ account: UserID) async throws {
         let refusal = try await change { list -> RiderError? in
             do { try list.activate(account) } catch { return error as? RiderError }
             return nil
@@ -68,11 +68,11 @@ public actor FileAccountRegistry: AccountRegistry {
     }
 
     @discardableResult
-    public func remove(_ account: UserID) async throws -> Account? {
+    package func remove(_ account: UserID) async throws -> Account? {
         try await change { $0.remove(account) }
     }
 
-    public func changes() async -> AsyncStream<AccountsChange> {
+    package func changes() async -> AsyncStream<AccountsChange> {
         AccountChangeObservers.shared.stream(for: file.path, current: (try? await read().accounts) ?? [])
     }
 

@@ -3,37 +3,37 @@ import RiderDomain
 
 /// The accounts of one server for the life of the process only: beside ``InMemoryTokenVault``, and
 /// for tests of the layers above.
-public actor InMemoryAccountRegistry: AccountRegistry {
-    public nonisolated let server: String
+package actor InMemoryAccountRegistry: AccountRegistry {
+    package nonisolated let server: String
     private var list: AccountList
     private let key = "memory:\(UUID().uuidString)"
 
     /// - Parameter server: the API origin.
-    public init(server: String) {
+    package init(server: String) {
         self.server = server
         list = AccountList(server: server)
     }
 
-    public func accounts() async throws -> [Account] { list.accounts }
+    package func accounts() async throws -> [Account] { list.accounts }
 
-    public func record(_ account: Account, activate: Bool) async throws {
+    package func record(_ account: Account, activate: Bool) async throws {
         list.record(account, activate: activate)
         AccountChangeObservers.shared.publish(list.accounts, for: key)
     }
 
-    public func activate(_ account: UserID) async throws {
+    package func activate(_ account: UserID) async throws {
         try list.activate(account)
         AccountChangeObservers.shared.publish(list.accounts, for: key)
     }
 
     @discardableResult
-    public func remove(_ account: UserID) async throws -> Account? {
+    package func remove(_ account: UserID) async throws -> Account? {
         let active = list.remove(account)
         AccountChangeObservers.shared.publish(list.accounts, for: key)
         return active
     }
 
-    public func changes() async -> AsyncStream<AccountsChange> {
+    package func changes() async -> AsyncStream<AccountsChange> {
         AccountChangeObservers.shared.stream(for: key, current: list.accounts)
     }
 }

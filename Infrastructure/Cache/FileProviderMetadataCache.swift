@@ -9,29 +9,29 @@ import RiderDomain
 /// none: it is public data the next start fetches again. So does a file others may read or write,
 /// or that is not the user's; a save then replaces it, but only in a folder that passes the same
 /// checks as the vault's (``PathSafety``), and otherwise fails saying what to run.
-public struct FileProviderMetadataCache: ProviderMetadataCache {
+package struct FileProviderMetadataCache: ProviderMetadataCache {
     /// The folder holding one folder per issuer.
-    public let root: URL
+    package let root: URL
 
     /// - Parameter root: the folder holding one folder per issuer (``defaultRoot(in:)`` unless told).
-    public init(root: URL) { self.root = root }
+    package init(root: URL) { self.root = root }
 
     /// `$XDG_CACHE_HOME/rider`, where the user cache keeps its per-server folders.
     /// - Parameter directories: the XDG folders.
     /// - Returns: the root folder.
-    public static func defaultRoot(in directories: XDGDirectories) -> URL {
+    package static func defaultRoot(in directories: XDGDirectories) -> URL {
         directories.cacheHome.appendingPathComponent("rider", isDirectory: true)
     }
 
     /// The file that keeps `issuer`'s metadata.
     /// - Parameter issuer: the issuer identifier.
     /// - Returns: `<root>/<issuer folder>/provider.json`.
-    public func file(forIssuer issuer: String) -> URL {
+    package func file(forIssuer issuer: String) -> URL {
         root.appendingPathComponent(XDGDirectories.folderName(forOrigin: issuer), isDirectory: true)
             .appendingPathComponent("provider.json")
     }
 
-    public func load(issuer: String) async -> StoredProviderMetadata? {
+    package func load(issuer: String) async -> StoredProviderMetadata? {
         guard let data = try? PrivateFile.read(file(forIssuer: issuer)),
               let record = try? JSONDecoder.providerRecords.decode(Record.self, from: data),
               record.version == Record.currentVersion, record.stored.metadata.issuer == issuer
@@ -40,7 +40,7 @@ public struct FileProviderMetadataCache: ProviderMetadataCache {
     }
 
     /// - Throws: ``RiderError/storage(_:underlying:)`` naming the file.
-    public func save(_ stored: StoredProviderMetadata) async throws {
+    package func save(_ stored: StoredProviderMetadata) async throws {
         let file = file(forIssuer: stored.metadata.issuer)
         do {
             try PrivateFile.write(try JSONEncoder.providerRecords.encode(Record(stored: stored)), to: file)
@@ -55,7 +55,7 @@ public struct FileProviderMetadataCache: ProviderMetadataCache {
     }
 
     /// - Throws: ``RiderError/storage(_:underlying:)`` naming the file.
-    public func remove(issuer: String) async throws {
+    package func remove(issuer: String) async throws {
         let file = file(forIssuer: issuer)
         do {
             try PrivateFile.remove(file)

@@ -8,17 +8,17 @@ import RiderDomain
 /// request fetches again. So does a file others may read or write, or that is not the user's; a
 /// save then replaces it, but only in a folder that passes the same checks as the vault's
 /// (``PathSafety``), and otherwise fails saying what to run.
-public struct FileSportCatalogueCache: SportCatalogueCache {
-    public let file: URL
+package struct FileSportCatalogueCache: SportCatalogueCache {
+    package let file: URL
 
-    public init(file: URL) { self.file = file }
+    package init(file: URL) { self.file = file }
 
     /// `sports.json` in the server's cache folder.
-    public static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
+    package static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
         directories.cacheFolder(forOrigin: origin).appendingPathComponent("sports.json")
     }
 
-    public func load() async -> StoredSportCatalogue? {
+    package func load() async -> StoredSportCatalogue? {
         guard let data = try? PrivateFile.read(file) else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -26,7 +26,7 @@ public struct FileSportCatalogueCache: SportCatalogueCache {
     }
 
     /// - Throws: ``RiderError/storage(_:underlying:)`` naming the file.
-    public func save(_ catalogue: StoredSportCatalogue) async throws {
+    package func save(_ catalogue: StoredSportCatalogue) async throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
@@ -43,7 +43,7 @@ public struct FileSportCatalogueCache: SportCatalogueCache {
     }
 
     /// - Throws: ``RiderError/storage(_:underlying:)`` naming the file.
-    public func remove() async throws {
+    package func remove() async throws {
         do {
             try PrivateFile.remove(file)
         } catch {

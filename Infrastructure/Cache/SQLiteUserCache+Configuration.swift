@@ -4,7 +4,7 @@ import RiderDomain
 extension SQLiteUserCache {
     /// How thoroughly a file is checked when it is opened. Damage a check misses is still found
     /// by the first query that reads a damaged page (`SQLITE_CORRUPT`), and recovered from then.
-    public enum IntegrityCheck: Hashable, Sendable {
+    package enum IntegrityCheck: Hashable, Sendable {
         /// Only what opening and reading the schema find (not a database, newer schema).
         case none
         /// Also compares the page count in the file's header with the file's size, which catches
@@ -26,14 +26,23 @@ extension SQLiteUserCache {
         /// How many users to keep before evicting the least recently used (at least 1).
         public var maximumEntries: Int
         /// How long to wait for another process that holds the write lock before failing.
-        public var busyTimeout: TimeInterval
+        package var busyTimeout: TimeInterval
         /// How the file is checked when opened; ``IntegrityCheck/header`` unless told.
-        public var integrityCheck: IntegrityCheck
+        package var integrityCheck: IntegrityCheck
         /// How stored users are batched; ``WriteBehind/standard`` unless told.
-        public var writeBehind: WriteBehind = .standard
+        package var writeBehind: WriteBehind = .standard
 
-        public init(file: URL, maximumEntries: Int = defaultMaximumEntries, busyTimeout: TimeInterval = 10,
-                    integrityCheck: IntegrityCheck = .header) {
+        /// - Parameters:
+        ///   - file: the database file.
+        ///   - maximumEntries: how many users to keep (at least 1).
+        public init(file: URL, maximumEntries: Int = defaultMaximumEntries) {
+            self.init(file: file, maximumEntries: maximumEntries, integrityCheck: .header)
+        }
+
+        /// The same, with how long to wait for another process's write lock and how the file is
+        /// checked when opened (the benchmarks and the recovery tests choose).
+        package init(file: URL, maximumEntries: Int = defaultMaximumEntries, busyTimeout: TimeInterval = 10,
+                     integrityCheck: IntegrityCheck) {
             self.file = file
             self.maximumEntries = max(1, maximumEntries)
             self.busyTimeout = busyTimeout
@@ -43,21 +52,21 @@ extension SQLiteUserCache {
 
     /// How long stored users (and the recency of lookups) wait to be written together: a burst
     /// of answers becomes one transaction instead of one each.
-    public struct WriteBehind: Hashable, Sendable {
+    package struct WriteBehind: Hashable, Sendable {
         /// The longest a stored user waits before its batch is written.
-        public var delay: Duration
+        package var delay: Duration
         /// A batch this big is written at once, whatever the delay.
-        public var batchSize: Int
+        package var batchSize: Int
 
         /// Up to half a second, or 256 rows.
-        public static let standard = WriteBehind(delay: .milliseconds(500), batchSize: 256)
+        package static let standard = WriteBehind(delay: .milliseconds(500), batchSize: 256)
         /// Every store is written before it returns (one transaction each), as before batching.
-        public static let immediate = WriteBehind(delay: .zero, batchSize: 1)
+        package static let immediate = WriteBehind(delay: .zero, batchSize: 1)
 
         /// - Parameters:
         ///   - delay: the longest a stored user waits; zero writes each store before it returns.
         ///   - batchSize: the number of waiting rows that is written at once (at least 1).
-        public init(delay: Duration, batchSize: Int) {
+        package init(delay: Duration, batchSize: Int) {
             self.delay = delay
             self.batchSize = max(1, batchSize)
         }
@@ -69,7 +78,7 @@ extension SQLiteUserCache {
     ///   - origin: the server origin (`https://api.example.com`).
     ///   - directories: the XDG folders.
     /// - Returns: the file URL.
-    public static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
+    package static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
         directories.cacheFolder(forOrigin: origin).appendingPathComponent("users.sqlite")
     }
 }

@@ -30,7 +30,7 @@ import RiderDomain
 /// aside (`users.sqlite.corrupt-<timestamp>`) and replaced by an empty one with a warning: the
 /// cache only holds copies of what the server has. Holds no tokens or passwords.
 public actor SQLiteUserCache: UserCache {
-    public nonisolated let configuration: Configuration
+    package nonisolated let configuration: Configuration
     private let logger: Logger?
     private var database: DatabaseQueue?
     private var marker: CacheOpenMarker?
@@ -51,14 +51,14 @@ public actor SQLiteUserCache: UserCache {
     }
 
     /// Where the cache lives, for people.
-    public nonisolated var location: String { configuration.file.path }
+    package nonisolated var location: String { configuration.file.path }
 
     /// The damaged files this instance moved aside, oldest first.
-    public var recoveredFiles: [URL] { movedAside }
+    package var recoveredFiles: [URL] { movedAside }
 
     /// Whether this instance ran the full integrity check on open because the process before it
     /// ended without closing the file.
-    public var checkedAfterUncleanShutdownOnOpen: Bool { checkedAfterUncleanShutdown }
+    package var checkedAfterUncleanShutdownOnOpen: Bool { checkedAfterUncleanShutdown }
 
     // MARK: UserCache
 
@@ -198,7 +198,7 @@ public actor SQLiteUserCache: UserCache {
     /// check`. A damaged file is moved aside and replaced by an empty one, as on open.
     /// - Returns: the damaged file moved aside, or `nil` when the file is sound.
     /// - Throws: ``RiderError/storage(_:underlying:)`` when the file cannot be checked or replaced.
-    public func checkIntegrity() async throws -> URL? {
+    package func checkIntegrity() async throws -> URL? {
         try await flush()
         let current = try openedDatabase()
         let sound: Bool

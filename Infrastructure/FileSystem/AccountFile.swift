@@ -7,9 +7,9 @@ import RiderDomain
 ///
 /// The key is the first 16 hex digits of the account id's SHA-256: ids (an OpenID subject may be
 /// any string) never reach a file name, and two accounts never share a file.
-public enum AccountFile {
+package enum AccountFile {
     /// `file` for `account`.
-    public static func file(_ file: URL, for account: UserID) -> URL {
+    package static func file(_ file: URL, for account: UserID) -> URL {
         let name = file.lastPathComponent
         let key = self.key(for: account)
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }

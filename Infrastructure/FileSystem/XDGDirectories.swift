@@ -8,15 +8,15 @@ import Darwin
 
 /// The XDG Base Directory locations RiderKit uses, read from an environment so tests can
 /// point them at a temporary folder.
-public struct XDGDirectories: Hashable, Sendable {
+package struct XDGDirectories: Hashable, Sendable {
     /// `$XDG_STATE_HOME` or `~/.local/state`: sessions.
-    public var stateHome: URL
+    package var stateHome: URL
     /// `$XDG_CACHE_HOME` or `~/.cache`: cached users.
-    public var cacheHome: URL
+    package var cacheHome: URL
     /// `$XDG_CONFIG_HOME` or `~/.config`: the config file.
-    public var configHome: URL
+    package var configHome: URL
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let home = URL(fileURLWithPath: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? NSHomeDirectory(), isDirectory: true)
         func directory(_ variable: String, default relative: String) -> URL {
@@ -32,12 +32,12 @@ public struct XDGDirectories: Hashable, Sendable {
     }
 
     /// `$XDG_STATE_HOME/rider/<server>/`: the session and its refresh lock for one server.
-    public func stateFolder(forOrigin origin: String) -> URL {
+    package func stateFolder(forOrigin origin: String) -> URL {
         Self.serverFolder(in: stateHome, forOrigin: origin)
     }
 
     /// `$XDG_CACHE_HOME/rider/<server>/`: the cached users of one server.
-    public func cacheFolder(forOrigin origin: String) -> URL {
+    package func cacheFolder(forOrigin origin: String) -> URL {
         Self.serverFolder(in: cacheHome, forOrigin: origin)
     }
 
@@ -50,7 +50,7 @@ public struct XDGDirectories: Hashable, Sendable {
     /// shared by two origins (`https://api.example.com:8443` → `https-api.example.com-8443-1f0c3a9d`):
     /// the readable part alone maps `https://a.b:8443` and `https://a.b-8443` to one name, so the
     /// first 8 hex digits of the origin's SHA-256 follow it.
-    public static func folderName(forOrigin origin: String) -> String {
+    package static func folderName(forOrigin origin: String) -> String {
         let digest = SHA256.hash(data: Data(origin.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
         return "\(legacyFolderName(forOrigin: origin))-\(digest)"
     }
@@ -59,7 +59,7 @@ public struct XDGDirectories: Hashable, Sendable {
     /// when the old folder exists and the new one does not. Its session file is then at the
     /// server's default location, which is what tells an unbound session file whose it is.
     /// Best effort: a failed move leaves the old folder where it is, and the server starts afresh.
-    public func moveLegacyFolders(forOrigin origin: String) {
+    package func moveLegacyFolders(forOrigin origin: String) {
         for base in [stateHome, cacheHome] {
             let root = base.appendingPathComponent("rider", isDirectory: true)
             let legacy = root.appendingPathComponent(Self.legacyFolderName(forOrigin: origin), isDirectory: true)

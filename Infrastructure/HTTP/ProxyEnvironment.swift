@@ -15,26 +15,26 @@ import RiderDomain
 ///   `socks5://host[:port]`; a bare `host:port` is taken as `http://`.
 ///
 /// A variable that cannot be used is not ignored (that would send traffic around the proxy the
-/// person set up): ``problem`` names it, never its value, which may hold a password.
+/// person set up): `problem` names it, never its value, which may hold a password.
 public struct ProxyEnvironment: Sendable, Hashable {
     /// Where a request goes first.
-    public enum Route: Sendable, Hashable {
+    package enum Route: Sendable, Hashable {
         case direct
         case http(host: String, port: Int, username: String?, password: String?)
         case socks5(host: String, port: Int)
     }
 
     /// The proxy for `https` URLs, `http` URLs, and the hosts that bypass both.
-    public var https: Route
-    public var http: Route
-    public var bypass: [String]
+    package var https: Route
+    package var http: Route
+    package var bypass: [String]
     /// Why the environment cannot be used as it is, naming the variable; `nil` when it can.
-    public var problem: String?
+    package var problem: String?
 
     /// No proxy at all.
     public static let none = ProxyEnvironment(https: .direct, http: .direct, bypass: [], problem: nil)
 
-    public init(https: Route, http: Route, bypass: [String] = [], problem: String? = nil) {
+    package init(https: Route, http: Route, bypass: [String] = [], problem: String? = nil) {
         self.https = https
         self.http = http
         self.bypass = bypass
@@ -72,7 +72,7 @@ public struct ProxyEnvironment: Sendable, Hashable {
     }
 
     /// The route for a request to `url`.
-    public func route(for url: URL) -> Route {
+    package func route(for url: URL) -> Route {
         guard let host = url.host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else {
             return .direct
         }
@@ -112,7 +112,7 @@ public struct ProxyEnvironment: Sendable, Hashable {
 
 extension ProxyEnvironment.Route: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Host and port only: a proxy's credentials are secrets.
-    public var description: String {
+    package var description: String {
         switch self {
         case .direct: "direct"
         case .http(let host, let port, _, _): "http proxy \(host):\(port)"
@@ -120,8 +120,8 @@ extension ProxyEnvironment.Route: CustomStringConvertible, CustomDebugStringConv
         }
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// Keeps `dump(_:)` and debuggers from printing a proxy password.
-    public var customMirror: Mirror { Mirror(self, children: ["route": description], displayStyle: .enum) }
+    package var customMirror: Mirror { Mirror(self, children: ["route": description], displayStyle: .enum) }
 }

@@ -23,7 +23,7 @@ public struct FileRefreshLock: RefreshLock {
     }
 
     /// The default lock file for `origin` under `directories`: beside the session it protects.
-    public static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
+    package static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
         directories.stateFolder(forOrigin: origin).appendingPathComponent("refresh.lock")
     }
 

@@ -9,10 +9,10 @@ import RiderDomain
 /// fields of JSON bodies, form bodies and queries are replaced by placeholders
 /// (``TokenPlaceholders``) before anything reaches the disk. Files are 0600 in 0700 folders,
 /// written atomically; several processes may record into one folder, one after another or at once.
-public struct RecordingTransport: HTTPTransport {
+package struct RecordingTransport: HTTPTransport {
     private let base: any HTTPTransport
     /// Where the recording goes.
-    public let folder: URL
+    package let folder: URL
     private let wallClock: any Clock
     private let recordingClock: RecordingClock
 
@@ -20,7 +20,7 @@ public struct RecordingTransport: HTTPTransport {
     ///   - base: the transport that really sends.
     ///   - folder: the recording; created 0700 when missing, appended to when it exists.
     ///   - clock: tells when requests were sent and answered.
-    public init(base: any HTTPTransport, folder: URL, clock: any Clock = SystemClock()) {
+    package init(base: any HTTPTransport, folder: URL, clock: any Clock = SystemClock()) {
         self.base = base
         self.folder = folder
         wallClock = clock
@@ -30,14 +30,14 @@ public struct RecordingTransport: HTTPTransport {
     /// The clock for the client that records: once a response has arrived it tells the time it
     /// arrived, as written in the recording, until the next one does — so what the client stamps
     /// with the time (a session's expiry, when a user was cached) comes out the same in a replay.
-    public var clock: any Clock { recordingClock }
+    package var clock: any Clock { recordingClock }
 
     /// Sends through the base transport, then records the exchange — also a request that got no
     /// response (``RiderError/serverUnreachable(reason:underlying:)``, ``RiderError/timedOut``), which is
     /// then thrown as it came.
     /// - Throws: what the base transport throws, or ``RiderError/storage(_:underlying:)`` when the exchange
     ///   cannot be recorded (the response is not returned then, since a replay would miss it).
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let sentAt = wallClock.now
         let response: HTTPResponse
         do {

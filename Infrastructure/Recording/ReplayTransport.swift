@@ -11,9 +11,9 @@ import Synchronization
 /// recording left fails with ``RiderError/invalidConfiguration(_:underlying:)`` naming its method and path
 /// only. Recorded failures (an unreachable server, a timeout) are thrown again. Use ``clock`` as
 /// the client's clock so that everything that depends on the time happens as recorded.
-public final class ReplayTransport: HTTPTransport {
+package final class ReplayTransport: HTTPTransport {
     /// The recording answered from.
-    public let folder: URL
+    package let folder: URL
     private let files: RecordingFolder
     private let acrossRuns: Bool
     private let schedule: Mutex<ReplaySchedule>
@@ -27,7 +27,7 @@ public final class ReplayTransport: HTTPTransport {
     ///     the first recordings every time.
     /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` when the folder does not exist or a
     ///   recording in it cannot be read.
-    public init(folder: URL, acrossRuns: Bool = false) throws {
+    package init(folder: URL, acrossRuns: Bool = false) throws {
         self.folder = folder
         files = RecordingFolder(root: folder)
         self.acrossRuns = acrossRuns
@@ -38,7 +38,7 @@ public final class ReplayTransport: HTTPTransport {
     /// The recording's time, for the client replaying it: when the last replayed response was
     /// received, or before any, when the next recorded request was sent. Its `sleep` returns at
     /// once, since nothing is waited for in a replay.
-    public var clock: any Clock { ReplayClock(replay: self) }
+    package var clock: any Clock { ReplayClock(replay: self) }
 
     /// The time ``clock`` tells.
     var now: Date { schedule.withLock { $0.now } }
@@ -46,7 +46,7 @@ public final class ReplayTransport: HTTPTransport {
     /// - Throws: ``RiderError/invalidConfiguration(_:underlying:)`` when no recording is left for the
     ///   request's method and path, the recorded failure, or ``RiderError/storage(_:underlying:)`` when the
     ///   position cannot be kept.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let route = ReplaySchedule.route(method: request.method.rawValue, path: request.url.path)
         let answer = acrossRuns ? try await answerKeepingPosition(route) : schedule.withLock { $0.answer(route) }

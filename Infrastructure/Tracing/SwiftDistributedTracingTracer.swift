@@ -9,14 +9,14 @@ import Tracing
 ///
 /// A failure is recorded as the span's error status with `error.type` (a `RiderError` code), never
 /// with the error's text, which exporters would otherwise copy into the trace.
-public struct SwiftDistributedTracingTracer: SpanTracer {
-    public init() {}
+package struct SwiftDistributedTracingTracer: SpanTracer {
+    package init() {}
 
     /// Whether a tracer (or any instrument) is bootstrapped or bound to this task: one task-local
     /// read and one lock, far less than resolving the tracer itself.
-    public var isRecording: Bool { !(InstrumentationSystem.instrument is NoOpInstrument) }
+    package var isRecording: Bool { !(InstrumentationSystem.instrument is NoOpInstrument) }
 
-    public func withSpan<T>(_ name: String, kind: RiderDomain.SpanKind,
+    package func withSpan<T>(_ name: String, kind: RiderDomain.SpanKind,
                             _ operation: (any TraceSpan) async throws -> T) async rethrows -> T {
         guard isRecording, !(InstrumentationSystem.tracer is NoOpTracer) else { return try await operation(Unrecorded()) }
         let span = startSpan(name, ofKind: kind == .client ? .client : .internal)
@@ -30,7 +30,7 @@ public struct SwiftDistributedTracingTracer: SpanTracer {
         }
     }
 
-    public func inject(into headers: inout RiderDomain.HTTPHeaders) {
+    package func inject(into headers: inout RiderDomain.HTTPHeaders) {
         guard let context = InstrumentationContext.current else { return }
         InstrumentationSystem.instrument.inject(context, into: &headers, using: HeadersInjector())
     }

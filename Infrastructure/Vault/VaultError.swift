@@ -37,12 +37,12 @@ public enum VaultError: Error, Hashable, Sendable {
 
     /// The port-level error for this failure, with the same actionable message and this error
     /// as its `underlying` cause.
-    public var riderError: RiderError {
+    package var riderError: RiderError {
         .storage(message, underlying: self)
     }
 
     /// A sentence saying what happened and what to do, without any secret.
-    public var message: String {
+    package var message: String {
         switch self {
         case .wrongPassphrase(let file):
             "the passphrase does not open \(file) (check RIDER_VAULT_PASSPHRASE or the passphrase file); "

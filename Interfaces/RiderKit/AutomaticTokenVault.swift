@@ -27,11 +27,11 @@ extension SecretServiceTokenVault: ProbedKeyring {}
 /// session. While the marker is there the file is read first, `rider vault status` says why,
 /// and every save tries the keyring again: the first that succeeds moves the session back and
 /// removes the file and the marker.
-public actor AutomaticTokenVault: TokenVault {
+package actor AutomaticTokenVault: TokenVault {
     /// The keyring this vault prefers.
     package nonisolated let keyring: any ProbedKeyring
     /// The fallback.
-    public nonisolated let file: EncryptedFileTokenVault
+    package nonisolated let file: EncryptedFileTokenVault
     private let logger: Logger?
     private let warnings: Logger?
     private var selection: VaultSelection?
@@ -45,7 +45,7 @@ public actor AutomaticTokenVault: TokenVault {
     ///   - file: used when the keyring is unavailable, locked or too slow, or refuses a save.
     ///   - logger: receives one info line saying which backend was chosen and why.
     ///   - warnings: told when a save the keyring refused went to the file instead.
-    public init(keyring: SecretServiceTokenVault, file: EncryptedFileTokenVault, logger: Logger? = nil,
+    package init(keyring: SecretServiceTokenVault, file: EncryptedFileTokenVault, logger: Logger? = nil,
                 warnings: Logger? = nil) {
         self.init(probing: keyring, file: file, logger: logger, warnings: warnings)
     }
@@ -59,7 +59,7 @@ public actor AutomaticTokenVault: TokenVault {
         self.warnings = warnings
     }
 
-    public nonisolated var location: String {
+    package nonisolated var location: String {
         "automatic: \(keyring.location) when it answers within \(keyring.timeout), else \(file.location)"
     }
 
@@ -70,7 +70,7 @@ public actor AutomaticTokenVault: TokenVault {
     }
 
     /// Probes the keyring (once) and returns the backend in use and why.
-    public func select() async -> VaultSelection {
+    package func select() async -> VaultSelection {
         if let selection { return selection }
         let chosen: VaultSelection
         do {
@@ -92,14 +92,14 @@ public actor AutomaticTokenVault: TokenVault {
         return chosen
     }
 
-    public func loadSession() async throws -> Session? {
+    package func loadSession() async throws -> Session? {
         try await select().vault.loadSession()
     }
 
     /// Saves to the keyring when it answered, else to the encrypted file.
     /// - Throws: `RiderError.storage(_:)` only when neither the keyring nor the encrypted file
     ///   took the session; both causes are in the message.
-    public func saveSession(_ session: Session) async throws {
+    package func saveSession(_ session: Session) async throws {
         let selected = await select()
         guard keyringAnswers else { return try await file.saveSession(session) }
         do {
@@ -112,7 +112,7 @@ public actor AutomaticTokenVault: TokenVault {
 
     /// Removes the session from the backend in use; while the file holds the newer session, from
     /// the keyring too (its copy is retired), and the marker goes only once both are gone.
-    public func removeSession() async throws {
+    package func removeSession() async throws {
         let selected = await select()
         guard case .encryptedFile = selected.backend, keyringAnswers else {
             return try await selected.vault.removeSession()

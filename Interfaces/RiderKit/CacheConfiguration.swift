@@ -16,7 +16,7 @@ public struct CacheConfiguration: Hashable, Sendable {
         case memory
 
         /// Parses the `cache` setting: `sqlite`, `sqlite:/path/to/users.sqlite` or `memory`.
-        public init?(setting: String) {
+        package init?(setting: String) {
             switch setting.lowercased() {
             case "sqlite", "file": self = .sqlite(nil)
             case "memory", "none": self = .memory

@@ -5,12 +5,16 @@ import RiderDomain
 import RiderInfrastructure
 
 extension RiderKit {
-    /// Everything ``RiderKit/live(configuration:)`` needs: the API, where to keep the session,
-    /// and where the XDG folders are.
+    /// Everything ``RiderKit/live(configuration:)`` needs: the API, where to keep the session and
+    /// the cache, and how requests go out.
     public struct Configuration: Sendable {
         public var api: APIConfiguration
         public var vault: VaultChoice
-        public var directories: XDGDirectories
+        /// The XDG folders the default files go in (`$XDG_STATE_HOME/rider/…`, `$XDG_CACHE_HOME/rider/…`):
+        /// read from the environment ``load(environment:baseURL:issuer:)`` is given, or this
+        /// process's. Point a program's files elsewhere with ``vault`` and ``cache``, or with
+        /// `XDG_STATE_HOME`, `XDG_CACHE_HOME` and `XDG_CONFIG_HOME` in that environment.
+        package var directories: XDGDirectories
         /// Where the encrypted file's passphrase comes from (never argv).
         public var vaultPassphrase: VaultPassphrase
         /// How long a keyring call may take before ``VaultChoice/automatic`` falls back (2 s).
@@ -63,8 +67,9 @@ extension RiderKit {
         /// system picks unless told.
         public var loopbackListener: any LoopbackListener = NIOLoopbackListener()
         /// Where spans go: swift-distributed-tracing's bootstrapped (or task-bound) tracer unless
-        /// told, a no-op when none is bound; `NoSpanTracer()` turns tracing off entirely.
-        public var tracer: any SpanTracer = SwiftDistributedTracingTracer()
+        /// told, a no-op when none is bound; `NoSpanTracer()` turns tracing off entirely. A program
+        /// chooses its tracer by bootstrapping swift-distributed-tracing, not here.
+        package var tracer: any SpanTracer = SwiftDistributedTracingTracer()
         /// The account the `RiderKit` speaks for, by email or id (`RIDER_ACCOUNT`, the CLI's
         /// `--account`); `nil` (the default) follows the server's active account. Two `RiderKit`s
         /// with two accounts use both at once.
@@ -74,7 +79,6 @@ extension RiderKit {
         package var hasRiderAPI = true
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
-                    directories: XDGDirectories = XDGDirectories(),
                     vaultPassphrase: VaultPassphrase = .unavailable, keyringTimeout: Duration = .seconds(2),
                     logger: Logger? = nil, cache: CacheConfiguration = CacheConfiguration(), warnings: Logger? = nil,
                     identity: RequestIdentity = RequestIdentity(), reauthentication: Reauthentication? = nil,
@@ -82,6 +86,23 @@ extension RiderKit {
                     proxies: ProxyEnvironment = ProxyEnvironment(environment: ProcessInfo.processInfo.environment),
                     metrics: (any MetricsRecorder)? = nil, recording: HTTPRecording? = nil,
                     discovery: ProviderDiscovery.Configuration? = nil, endpoints: ProviderEndpoints = ProviderEndpoints()) {
+            self.init(api: api, vault: vault, directories: XDGDirectories(), vaultPassphrase: vaultPassphrase,
+                      keyringTimeout: keyringTimeout, logger: logger, cache: cache, warnings: warnings, identity: identity,
+                      reauthentication: reauthentication, transport: transport, proxies: proxies, metrics: metrics,
+                      recording: recording, discovery: discovery, endpoints: endpoints)
+        }
+
+        /// The same, with the XDG folders given (tests and the CLI keep their files in a folder
+        /// of their own).
+        package init(api: APIConfiguration, vault: VaultChoice = .automatic,
+                     directories: XDGDirectories,
+                     vaultPassphrase: VaultPassphrase = .unavailable, keyringTimeout: Duration = .seconds(2),
+                     logger: Logger? = nil, cache: CacheConfiguration = CacheConfiguration(), warnings: Logger? = nil,
+                     identity: RequestIdentity = RequestIdentity(), reauthentication: Reauthentication? = nil,
+                     transport: (any HTTPTransport)? = nil,
+                     proxies: ProxyEnvironment = ProxyEnvironment(environment: ProcessInfo.processInfo.environment),
+                     metrics: (any MetricsRecorder)? = nil, recording: HTTPRecording? = nil,
+                     discovery: ProviderDiscovery.Configuration? = nil, endpoints: ProviderEndpoints = ProviderEndpoints()) {
             self.api = api
             self.vault = vault
             self.directories = directories

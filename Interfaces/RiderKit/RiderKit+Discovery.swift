@@ -6,7 +6,7 @@ import RiderInfrastructure
 extension RiderKit {
     /// The issuer's metadata (endpoints, grant types, PKCE methods), read on first need and kept
     /// on disk; `nil` when no issuer is configured.
-    public var provider: ProviderDiscovery? { authorizationServer.discovery }
+    package var provider: ProviderDiscovery? { authorizationServer.discovery }
 
     /// Where `configuration` sends token and revocation requests: with an issuer, the endpoints
     /// its metadata names (read through `transport`, kept in the provider metadata cache), each

@@ -29,7 +29,7 @@ public struct RiderKit: Sendable {
     public let sessions: SessionEngine
     /// Where sessions are kept (for ``live(configuration:)``, an `AccountTokenVault`: each
     /// account's session in its own keyring item or file).
-    public let vault: any TokenVault
+    package let vault: any TokenVault
     public let vaultLocation: String
     /// The accounts stored for this server: list, the active one, switch, remove, their changes.
     /// This `RiderKit` speaks for one of them (`Accounts.current()`).
@@ -58,9 +58,9 @@ public struct RiderKit: Sendable {
     public let deleteAccount: DeleteAccount
     /// What the user cache holds (`rider cache stats`), and emptying it (`rider cache clear`).
     public let cache: Cache
-    /// Refreshes started by `CachePolicy.staleWhileRevalidate`; a program that is about to exit
-    /// awaits `BackgroundRefreshes.waitForAll()` so they finish (``close()`` does).
-    public let backgroundRefreshes: BackgroundRefreshes
+    /// Refreshes started by `CachePolicy.staleWhileRevalidate`; ``close()`` waits for them, so a
+    /// program that is about to exit calls it.
+    package let backgroundRefreshes: BackgroundRefreshes
     /// The user cache as the use cases see it, for ``close()``.
     private let userCache: any UserCache
     /// The steps every authorized request takes, outermost first, ending before the transport:
@@ -84,7 +84,7 @@ public struct RiderKit: Sendable {
     ///   - cache: where users seen are kept for offline reads.
     ///   - clock: the current instant, for token expiry and cache freshness.
     ///   - lock: taken around every refresh; pass a `FileRefreshLock` when other processes
-    ///     share the vault.
+    ///     share the vault. `nil` (the default) serializes refreshes within this process only.
     ///   - cacheSettings: time to live and stale window of cached users.
     ///   - clearsCacheOnLogout: whether `logout` empties the cache.
     ///   - identity: the `User-Agent` (RiderKit, its version and your program) and
@@ -100,18 +100,20 @@ public struct RiderKit: Sendable {
     ///   - loopbackListener: receives the browser's return from the provider's sign-in page;
     ///     `127.0.0.1` on a port the system picks unless told.
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
-                cache: any UserCache, clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
+                cache: any UserCache, clock: any Clock, lock: (any RefreshLock)? = nil,
                 cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true,
                 identity: RequestIdentity = RequestIdentity(),
-                sportCatalogue: any SportCatalogueCache = InMemorySportCatalogueCache(),
+                sportCatalogue: (any SportCatalogueCache)? = nil,
                 reauthentication: Reauthentication? = nil, metrics: any MetricsRecorder = NoMetrics(),
                 avatarUpload: UploadAvatar.Configuration = UploadAvatar.Configuration(),
                 browser: any BrowserOpener = SystemBrowserOpener(),
                 loopbackListener: any LoopbackListener = NIOLoopbackListener()) {
-        self.init(api: api, transport: transport, vault: vault, cache: cache, clock: clock, lock: lock,
-                  cacheSettings: cacheSettings, clearsCacheOnLogout: clearsCacheOnLogout, identity: identity,
-                  sportCatalogue: sportCatalogue, reauthentication: reauthentication, metrics: metrics,
-                  avatarUpload: avatarUpload, logger: nil, browser: browser, loopbackListener: loopbackListener,
+        self.init(api: api, transport: transport, vault: vault, cache: cache, clock: clock,
+                  lock: lock ?? InProcessRefreshLock(), cacheSettings: cacheSettings,
+                  clearsCacheOnLogout: clearsCacheOnLogout, identity: identity,
+                  sportCatalogue: sportCatalogue ?? InMemorySportCatalogueCache(), reauthentication: reauthentication,
+                  metrics: metrics, avatarUpload: avatarUpload, logger: nil, browser: browser,
+                  loopbackListener: loopbackListener,
                   tracer: SwiftDistributedTracingTracer())
     }
 

@@ -13,7 +13,7 @@ public enum VaultChoice: Hashable, Sendable {
 
     /// Parses the `vault` setting: `automatic`, `secret-service`, `encrypted-file` (or `file`),
     /// `file:/absolute/path`, or `memory`.
-    public init?(setting: String) {
+    package init?(setting: String) {
         switch setting.lowercased() {
         case "automatic", "auto": self = .automatic
         case "secret-service": self = .secretService
@@ -29,7 +29,7 @@ public enum VaultChoice: Hashable, Sendable {
 
     /// The backend's name without its path: `automatic`, `secret-service`, `encrypted-file` or
     /// `memory`, as `rider vault status` and `rider vault migrate` name a backend.
-    public var name: String {
+    package var name: String {
         switch self {
         case .automatic: "automatic"
         case .secretService: "secret-service"
@@ -39,7 +39,7 @@ public enum VaultChoice: Hashable, Sendable {
     }
 
     /// The setting's spelling, as `rider vault status` shows it.
-    public var setting: String {
+    package var setting: String {
         switch self {
         case .automatic: "automatic"
         case .secretService: "secret-service"

@@ -6,31 +6,31 @@ import RiderInfrastructure
 
 /// Builds the vaults for one server from the configuration: the one the ``VaultChoice`` asks
 /// for, and each backend on its own for `rider vault status|migrate|reset|passphrase`.
-public struct VaultFactory: Sendable {
+package struct VaultFactory: Sendable {
     /// The API origin: the keyring's `service` attribute and the encrypted file's folder name.
-    public let origin: String
+    package let origin: String
     /// The server every stored session of these vaults belongs to (API and token endpoint origins).
-    public let binding: SessionBinding
+    package let binding: SessionBinding
     /// What the configuration asks for.
-    public let choice: VaultChoice
+    package let choice: VaultChoice
     /// Where the encrypted file goes by default (`$XDG_STATE_HOME/rider/…`).
-    public let directories: XDGDirectories
+    package let directories: XDGDirectories
     /// The encrypted file's passphrase source.
-    public let passphrase: VaultPassphrase
+    package let passphrase: VaultPassphrase
     /// The bound on each keyring call.
-    public let keyringTimeout: Duration
+    package let keyringTimeout: Duration
     /// How long the encrypted files stay unlocked after the passphrase is typed.
-    public let unlockRetention: VaultUnlockRetention
+    package let unlockRetention: VaultUnlockRetention
     /// Receives the automatic choice's info line.
-    public let logger: Logger?
+    package let logger: Logger?
     /// Told when the keyring refused a save that went to the encrypted file instead.
-    public let warnings: Logger?
+    package let warnings: Logger?
 
     /// Also moves the server's state and cache folders from the names older RiderKits gave them
     /// (without the origin's hash), once, so their session and cache stay this server's.
     /// - Parameter configuration: supplies the server origin, the choice, the folders, the
     ///   passphrase source, the keyring timeout and the logger.
-    public init(configuration: RiderKit.Configuration) {
+    package init(configuration: RiderKit.Configuration) {
         origin = configuration.api.origin
         binding = SessionBinding(apiOrigin: configuration.api.origin,
                                  tokenEndpointOrigin: configuration.api.tokenEndpointOrigin)
@@ -46,7 +46,7 @@ public struct VaultFactory: Sendable {
     }
 
     /// The keyring vault for this server.
-    public func secretService() -> SecretServiceTokenVault {
+    package func secretService() -> SecretServiceTokenVault {
         SecretServiceTokenVault(binding: binding, timeout: keyringTimeout)
     }
 
@@ -55,7 +55,7 @@ public struct VaultFactory: Sendable {
     /// Either way the file is bound to this server. A file from before sessions were bound is
     /// taken as this server's only at the default location, whose folder names the server; at a
     /// configured path it waits for `rider vault adopt`.
-    public func encryptedFile() -> EncryptedFileTokenVault {
+    package func encryptedFile() -> EncryptedFileTokenVault {
         if case .encryptedFile(let configured?) = choice {
             return EncryptedFileTokenVault(file: configured, passphrase: passphrase, binding: binding,
                                            unlockRetention: unlockRetention)
@@ -66,19 +66,19 @@ public struct VaultFactory: Sendable {
     }
 
     /// The vault the configuration asks for.
-    public func make() -> any TokenVault {
+    package func make() -> any TokenVault {
         make(choice)
     }
 
     /// The vault of one account, of the backend the configuration asks for: the keyring item with
     /// that `account` attribute, or the encrypted file of that account beside the server's
     /// (`AccountFile`).
-    public func make(account: UserID) -> any TokenVault {
+    package func make(account: UserID) -> any TokenVault {
         make(choice, account: account)
     }
 
     /// The vault of one account in one backend.
-    public func make(_ backend: VaultChoice, account: UserID) -> any TokenVault {
+    package func make(_ backend: VaultChoice, account: UserID) -> any TokenVault {
         switch backend {
         case .automatic:
             AutomaticTokenVault(keyring: secretService(account: account), file: encryptedFile(account: account),
@@ -93,13 +93,13 @@ public struct VaultFactory: Sendable {
     }
 
     /// The keyring vault of one account of this server.
-    public func secretService(account: UserID) -> SecretServiceTokenVault {
+    package func secretService(account: UserID) -> SecretServiceTokenVault {
         SecretServiceTokenVault(binding: binding, account: account.rawValue, timeout: keyringTimeout)
     }
 
     /// The encrypted file of one account of this server: beside the server's file, named for the
     /// account.
-    public func encryptedFile(account: UserID) -> EncryptedFileTokenVault {
+    package func encryptedFile(account: UserID) -> EncryptedFileTokenVault {
         EncryptedFileTokenVault(file: AccountFile.file(encryptedFile().file, for: account), passphrase: passphrase,
                                 binding: binding, unlockRetention: unlockRetention)
     }
@@ -107,7 +107,7 @@ public struct VaultFactory: Sendable {
     /// Where the server's accounts are listed: a file beside its sessions, or memory with the
     /// in-memory vault.
     /// - Parameter tokenEndpointOrigin: where the server's tokens come from, recorded in the list.
-    public func accountRegistry(tokenEndpointOrigin: @escaping @Sendable () async -> String? = { nil })
+    package func accountRegistry(tokenEndpointOrigin: @escaping @Sendable () async -> String? = { nil })
         -> any AccountRegistry
     {
         if case .memory = choice { return InMemoryAccountRegistry(server: origin) }
@@ -140,14 +140,14 @@ public struct VaultFactory: Sendable {
     /// How refreshes of this server's session are serialized: across processes through a lock
     /// file beside the encrypted vault (every `rider` process shares the stored session), within
     /// the process for the in-memory vault.
-    public func refreshLock() -> any RefreshLock {
+    package func refreshLock() -> any RefreshLock {
         if case .memory = choice { return InProcessRefreshLock() }
         return FileRefreshLock(file: FileRefreshLock.defaultFile(forOrigin: origin, in: directories))
     }
 
     /// The refresh lock of one account: two accounts refresh in parallel, two processes on one
     /// account take turns.
-    public func refreshLock(account: UserID) -> any RefreshLock {
+    package func refreshLock(account: UserID) -> any RefreshLock {
         if case .memory = choice { return InProcessRefreshLock() }
         return FileRefreshLock(file: AccountFile.file(FileRefreshLock.defaultFile(forOrigin: origin, in: directories),
                                                      for: account))
@@ -155,7 +155,7 @@ public struct VaultFactory: Sendable {
 
     /// The vault of one backend: ``VaultChoice/encryptedFile(_:)`` without a path is the
     /// configured file (or the default one), as ``encryptedFile()`` is.
-    public func make(_ backend: VaultChoice) -> any TokenVault {
+    package func make(_ backend: VaultChoice) -> any TokenVault {
         switch backend {
         case .automatic:
             AutomaticTokenVault(keyring: secretService(), file: encryptedFile(), logger: logger, warnings: warnings)
@@ -169,7 +169,7 @@ public struct VaultFactory: Sendable {
 
     /// Which backend holds `account`'s session and why; for ``VaultChoice/automatic`` this probes
     /// the keyring (and sees a save that went to the account's file).
-    public func select(account: UserID) async -> VaultSelection {
+    package func select(account: UserID) async -> VaultSelection {
         let setting = "the vault setting is \(choice.setting)"
         switch choice {
         case .automatic:
@@ -186,7 +186,7 @@ public struct VaultFactory: Sendable {
 
     /// Which backend the configuration leads to and why; for ``VaultChoice/automatic`` this
     /// probes the keyring.
-    public func select() async -> VaultSelection {
+    package func select() async -> VaultSelection {
         let setting = "the vault setting is \(choice.setting)"
         switch choice {
         case .automatic:

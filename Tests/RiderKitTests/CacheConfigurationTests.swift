@@ -1,4 +1,5 @@
 import Foundation
+import RiderInfrastructure
 import RiderKit
 import Testing
 

@@ -46,7 +46,7 @@ struct TokenResponseDTO: Decodable, Sendable {
     /// Checks the response and returns what it grants.
     /// - Throws: ``RiderError/malformedResponse(_:underlying:)`` without an access token, or with a token
     ///   that cannot travel in a header or form (control characters, non-ASCII, over 16 KiB),
-    ///   ``RiderError/unsupportedTokenType(_:)`` for anything but Bearer.
+    ///   `RiderError.unsupportedTokenType(_:)` for anything but Bearer.
     func toGrant(serverDate: Date? = nil) throws -> TokenGrant {
         guard let accessToken, !accessToken.isEmpty else {
             throw RiderError.malformedResponse("the token response has no access_token")

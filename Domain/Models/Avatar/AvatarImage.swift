@@ -5,24 +5,24 @@ import Foundation
 ///
 /// Built through ``init(data:filename:maximumByteCount:)``, so an `AvatarImage` is always one the
 /// server can be asked to take.
-public struct AvatarImage: Hashable, Sendable, CustomStringConvertible {
+package struct AvatarImage: Hashable, Sendable, CustomStringConvertible {
     /// 5 MiB, the reference server's limit too.
-    public static let defaultMaximumByteCount = 5 * 1024 * 1024
+    package static let defaultMaximumByteCount = 5 * 1024 * 1024
 
     /// The file's bytes, unchanged.
-    public let data: Data
+    package let data: Data
     /// What the bytes are, from their signature.
-    public let format: ImageFormat
+    package let format: ImageFormat
     /// The name the file had, as given (the upload sanitises it).
-    public let filename: String
+    package let filename: String
 
     /// - Parameters:
     ///   - data: the image file's content.
     ///   - filename: the file's name, sent along for the server's records.
     ///   - maximumByteCount: the largest image accepted.
-    /// - Throws: ``RiderError/invalidAvatar(_:)`` with ``AvatarProblem/empty``,
+    /// - Throws: `RiderError.invalidAvatar(_:)` with ``AvatarProblem/empty``,
     ///   ``AvatarProblem/tooLarge(byteCount:limit:)`` or ``AvatarProblem/unsupportedFormat``.
-    public init(data: Data, filename: String, maximumByteCount: Int = defaultMaximumByteCount) throws {
+    package init(data: Data, filename: String, maximumByteCount: Int = defaultMaximumByteCount) throws {
         try Self.checkSize(data.count, maximumByteCount: maximumByteCount)
         guard let format = ImageFormat(sniffing: data) else { throw RiderError.invalidAvatar(.unsupportedFormat) }
         self.data = data
@@ -31,9 +31,9 @@ public struct AvatarImage: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Checks a size alone, so a caller can refuse a large file before reading it into memory.
-    /// - Throws: ``RiderError/invalidAvatar(_:)`` with ``AvatarProblem/empty`` or
+    /// - Throws: `RiderError.invalidAvatar(_:)` with ``AvatarProblem/empty`` or
     ///   ``AvatarProblem/tooLarge(byteCount:limit:)``.
-    public static func checkSize(_ byteCount: Int, maximumByteCount: Int = defaultMaximumByteCount) throws {
+    package static func checkSize(_ byteCount: Int, maximumByteCount: Int = defaultMaximumByteCount) throws {
         guard byteCount > 0 else { throw RiderError.invalidAvatar(.empty) }
         guard byteCount <= maximumByteCount else {
             throw RiderError.invalidAvatar(.tooLarge(byteCount: byteCount, limit: maximumByteCount))
@@ -41,5 +41,5 @@ public struct AvatarImage: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The format and size, never the bytes.
-    public var description: String { "AvatarImage(\(format.rawValue), \(data.count) bytes)" }
+    package var description: String { "AvatarImage(\(format.rawValue), \(data.count) bytes)" }
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// The picture formats a rider profile accepts, recognised by their first bytes.
-public enum ImageFormat: String, Hashable, Sendable, CaseIterable {
+package enum ImageFormat: String, Hashable, Sendable, CaseIterable {
     case jpeg
     case png
 
     /// The media type the image is sent as (`image/jpeg`, `image/png`).
-    public var mediaType: String {
+    package var mediaType: String {
         switch self {
         case .jpeg: "image/jpeg"
         case .png: "image/png"
@@ -17,7 +17,7 @@ public enum ImageFormat: String, Hashable, Sendable, CaseIterable {
     ///
     /// The content decides, never a file name: `photo.png` holding a JPEG is a JPEG, and a text
     /// file named `me.jpg` is no image at all.
-    public init?(sniffing data: Data) {
+    package init?(sniffing data: Data) {
         if data.starts(with: Self.pngSignature) {
             self = .png
         } else if data.starts(with: Self.jpegSignature) {

@@ -39,7 +39,7 @@ public struct ProviderEndpoints: Hashable, Sendable, Codable {
     /// over a discovered one.
     /// - Parameter explicit: the endpoints set by hand.
     /// - Returns: the merged endpoints.
-    public func overridden(by explicit: ProviderEndpoints) -> ProviderEndpoints {
+    package func overridden(by explicit: ProviderEndpoints) -> ProviderEndpoints {
         ProviderEndpoints(authorization: explicit.authorization ?? authorization, token: explicit.token ?? token,
                           deviceAuthorization: explicit.deviceAuthorization ?? deviceAuthorization,
                           revocation: explicit.revocation ?? revocation, userinfo: explicit.userinfo ?? userinfo,
@@ -47,7 +47,7 @@ public struct ProviderEndpoints: Hashable, Sendable, Codable {
     }
 
     /// Every endpoint that is set, by its metadata name (`token_endpoint`, …), in a fixed order.
-    public var named: [(name: String, url: URL)] {
+    package var named: [(name: String, url: URL)] {
         let all: [(String, URL?)] = [
             ("authorization_endpoint", authorization), ("token_endpoint", token),
             ("device_authorization_endpoint", deviceAuthorization), ("revocation_endpoint", revocation),
@@ -57,5 +57,5 @@ public struct ProviderEndpoints: Hashable, Sendable, Codable {
     }
 
     /// Whether no endpoint is set.
-    public var isEmpty: Bool { named.isEmpty }
+    package var isEmpty: Bool { named.isEmpty }
 }

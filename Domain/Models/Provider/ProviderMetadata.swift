@@ -6,20 +6,20 @@ import Foundation
 /// Only what RiderKit reads is kept. Every value came from the server, so it is untrusted text
 /// until shown with care (terminal escaping) — the endpoints were checked like configured URLs
 /// before a value of this type was made from them.
-public struct ProviderMetadata: Hashable, Sendable, Codable {
+package struct ProviderMetadata: Hashable, Sendable, Codable {
     /// The issuer identifier, exactly as the provider spells it (`issuer`); equal, character for
     /// character, to the configured issuer (RFC 8414 §3.3).
-    public var issuer: String
+    package var issuer: String
     /// The endpoints the provider names.
-    public var endpoints: ProviderEndpoints
+    package var endpoints: ProviderEndpoints
     /// `grant_types_supported`; `nil` when the provider did not say (RFC 8414 then implies
     /// `authorization_code` and `implicit`).
-    public var grantTypesSupported: [String]?
+    package var grantTypesSupported: [String]?
     /// `code_challenge_methods_supported` (RFC 7636); `nil` when the provider did not say.
-    public var codeChallengeMethodsSupported: [String]?
+    package var codeChallengeMethodsSupported: [String]?
     /// `authorization_response_iss_parameter_supported` (RFC 9207): whether the authorization
     /// response carries `iss`; `false` when the provider did not say.
-    public var authorizationResponseIssParameterSupported: Bool
+    package var authorizationResponseIssParameterSupported: Bool
 
     /// - Parameters:
     ///   - issuer: the issuer identifier.
@@ -27,7 +27,7 @@ public struct ProviderMetadata: Hashable, Sendable, Codable {
     ///   - grantTypesSupported: the grant types, `nil` when not stated.
     ///   - codeChallengeMethodsSupported: the PKCE methods, `nil` when not stated.
     ///   - authorizationResponseIssParameterSupported: whether authorization responses carry `iss`.
-    public init(issuer: String, endpoints: ProviderEndpoints = ProviderEndpoints(),
+    package init(issuer: String, endpoints: ProviderEndpoints = ProviderEndpoints(),
                 grantTypesSupported: [String]? = nil, codeChallengeMethodsSupported: [String]? = nil,
                 authorizationResponseIssParameterSupported: Bool = false) {
         self.issuer = issuer
@@ -39,13 +39,13 @@ public struct ProviderMetadata: Hashable, Sendable, Codable {
 
     /// The grant types in effect: as stated, or RFC 8414 §2's default
     /// (`authorization_code`, `implicit`) when the provider did not say.
-    public var effectiveGrantTypes: [String] { grantTypesSupported ?? ["authorization_code", "implicit"] }
+    package var effectiveGrantTypes: [String] { grantTypesSupported ?? ["authorization_code", "implicit"] }
 
     /// Whether the provider offers `grantType` (`password`, `refresh_token`,
     /// `authorization_code`, `urn:ietf:params:oauth:grant-type:device_code`, …).
     /// - Parameter grantType: the `grant_type` value.
     /// - Returns: `true` when it is among ``effectiveGrantTypes``.
-    public func supportsGrant(_ grantType: String) -> Bool {
+    package func supportsGrant(_ grantType: String) -> Bool {
         effectiveGrantTypes.contains(grantType)
     }
 
@@ -53,7 +53,7 @@ public struct ProviderMetadata: Hashable, Sendable, Codable {
     /// list its methods is not assumed to support any.
     /// - Parameter method: the `code_challenge_method` value.
     /// - Returns: `true` when it is listed.
-    public func supportsCodeChallengeMethod(_ method: String) -> Bool {
+    package func supportsCodeChallengeMethod(_ method: String) -> Bool {
         codeChallengeMethodsSupported?.contains(method) ?? false
     }
 }

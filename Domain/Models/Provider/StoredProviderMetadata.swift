@@ -1,18 +1,18 @@
 import Foundation
 
 /// A provider's metadata as kept between runs, with how long it may be reused.
-public struct StoredProviderMetadata: Hashable, Sendable, Codable {
-    public var metadata: ProviderMetadata
+package struct StoredProviderMetadata: Hashable, Sendable, Codable {
+    package var metadata: ProviderMetadata
     /// When it was downloaded.
-    public var storedAt: Date
+    package var storedAt: Date
     /// Until when it may be reused without asking the provider.
-    public var expiresAt: Date
+    package var expiresAt: Date
 
     /// - Parameters:
     ///   - metadata: the metadata.
     ///   - storedAt: when it was downloaded.
     ///   - expiresAt: until when it may be reused.
-    public init(metadata: ProviderMetadata, storedAt: Date, expiresAt: Date) {
+    package init(metadata: ProviderMetadata, storedAt: Date, expiresAt: Date) {
         self.metadata = metadata
         self.storedAt = storedAt
         self.expiresAt = expiresAt
@@ -22,7 +22,7 @@ public struct StoredProviderMetadata: Hashable, Sendable, Codable {
     /// make it last forever) and not yet expired.
     /// - Parameter now: the current instant.
     /// - Returns: whether it is fresh.
-    public func isFresh(at now: Date) -> Bool {
+    package func isFresh(at now: Date) -> Bool {
         storedAt <= now && now < expiresAt
     }
 }

@@ -28,8 +28,8 @@ public struct SportID: RawRepresentable, Hashable, Sendable, Codable, CustomStri
 
     /// Checks the id's form before it goes into a URL path: 1 to 40 lowercase letters, digits
     /// or `-`, as the catalogue spells them.
-    /// - Throws: ``RiderError/invalidInput(_:)`` naming the `sport` field.
-    public func validated() throws -> SportID {
+    /// - Throws: `RiderError.invalidInput(_:)` naming the `sport` field.
+    package func validated() throws -> SportID {
         let allowed = rawValue.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
         }

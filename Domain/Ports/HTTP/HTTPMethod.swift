@@ -13,7 +13,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let delete = HTTPMethod(rawValue: "DELETE")
 
     /// Safe to repeat without changing the outcome (RFC 9110 §9.2.2).
-    public var isIdempotent: Bool { [.get, .head, .put, .delete].contains(self) }
+    package var isIdempotent: Bool { [.get, .head, .put, .delete].contains(self) }
 
     public var description: String { rawValue }
 }

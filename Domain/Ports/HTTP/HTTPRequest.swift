@@ -35,7 +35,7 @@ public struct HTTPRequest: Hashable, Sendable, CustomStringConvertible, CustomDe
     /// Whether an HTTP transport may send this request: an `http` or `https` URL with a host.
     /// Transports check it first because their libraries would otherwise follow other schemes
     /// (curl speaks `file://` and `ftp://`) or fail with less helpful errors.
-    public var hasHTTPURL: Bool {
+    package var hasHTTPURL: Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty else { return false }
         return true

@@ -28,14 +28,14 @@ public actor EncryptedFileTokenVault: TokenVault {
     public nonisolated let file: URL
     /// The server whose session this vault keeps; `nil` only for tools that handle a file of
     /// any server themselves.
-    public nonisolated let binding: SessionBinding?
+    package nonisolated let binding: SessionBinding?
     /// Whether a file written before sessions were bound is taken as ``binding``'s.
-    public nonisolated let acceptsUnboundFile: Bool
+    package nonisolated let acceptsUnboundFile: Bool
     private let passphraseSource: VaultPassphrase
     private var passphrase: String?
     private let parameters: ScryptParameters
     /// Whether the derived key outlives the process (the kernel keyring).
-    public nonisolated let unlockRetention: VaultUnlockRetention
+    package nonisolated let unlockRetention: VaultUnlockRetention
 
     /// - Parameters:
     ///   - file: where the session lives, e.g. ``defaultFile(forOrigin:in:)``.
@@ -85,7 +85,7 @@ public actor EncryptedFileTokenVault: TokenVault {
     }
 
     /// `$XDG_STATE_HOME/rider/<server>/session.vault`.
-    public static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
+    package static func defaultFile(forOrigin origin: String, in directories: XDGDirectories) -> URL {
         directories.stateFolder(forOrigin: origin).appendingPathComponent("session.vault")
     }
 
@@ -109,7 +109,7 @@ public actor EncryptedFileTokenVault: TokenVault {
 
     /// The stored session, or `nil` when there is no file.
     /// - Throws: ``VaultError``; the file is never changed by a failed read.
-    public func load() async throws(VaultError) -> Session? {
+    package func load() async throws(VaultError) -> Session? {
         // No file, no session: not a reason to ask anyone for a passphrase.
         guard fileMayExist else { return nil }
         return try await unlocked(exclusive: false) { [self] passphrase throws(VaultError) in
@@ -119,7 +119,7 @@ public actor EncryptedFileTokenVault: TokenVault {
 
     /// Replaces the stored session, keeping the file's salt so the cached key still applies.
     /// - Throws: ``VaultError``; an existing file this passphrase cannot open is left untouched.
-    public func save(_ session: Session) async throws(VaultError) {
+    package func save(_ session: Session) async throws(VaultError) {
         let parameters = self.parameters
         try await unlocked(exclusive: true) { [self] passphrase throws(VaultError) in
             let existing = try readSession(passphrase: passphrase)
@@ -151,7 +151,7 @@ public actor EncryptedFileTokenVault: TokenVault {
 
     /// Removes the session file after checking that it opens, so a file that cannot be read is
     /// only ever removed by ``reset()``.
-    public func remove() async throws(VaultError) {
+    package func remove() async throws(VaultError) {
         guard fileMayExist else { return }
         try await unlocked(exclusive: true) { [self] passphrase throws(VaultError) in
             let existing = try readSession(passphrase: passphrase)
@@ -164,7 +164,7 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// forgotten passphrase or a damaged file. Needs no passphrase.
     /// - Returns: whether there was a file.
     @discardableResult
-    public func reset() async throws(VaultError) -> Bool {
+    package func reset() async throws(VaultError) -> Bool {
         try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) in
                 let existed = FileManager.default.fileExists(atPath: file.path)
@@ -178,7 +178,7 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// with the old passphrase or the new one, never neither.
     /// - Returns: whether there was a session to re-encrypt.
     @discardableResult
-    public func changePassphrase(to newPassphrase: String) async throws(VaultError) -> Bool {
+    package func changePassphrase(to newPassphrase: String) async throws(VaultError) -> Bool {
         guard !newPassphrase.isEmpty else { throw .passphraseRequired }
         let passphrase = try await resolvedPassphrase()
         let parameters = self.parameters
@@ -207,7 +207,7 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// - Returns: whether the file was rewritten.
     /// - Throws: ``VaultError``; a file bound to another server is refused and left untouched.
     @discardableResult
-    public func adopt() async throws(VaultError) -> Bool {
+    package func adopt() async throws(VaultError) -> Bool {
         guard let binding else { return false }
         guard fileMayExist else { return false }
         return try await unlocked(exclusive: true) { [self] passphrase throws(VaultError) -> Bool in
@@ -230,7 +230,7 @@ public actor EncryptedFileTokenVault: TokenVault {
     /// The server the file says it belongs to, without a passphrase: `nil` when there is no file
     /// or it was written before sessions were bound.
     /// - Throws: ``VaultError`` when the file cannot be read or its header is damaged.
-    public func storedBinding() async throws(VaultError) -> SessionBinding? {
+    package func storedBinding() async throws(VaultError) -> SessionBinding? {
         guard fileMayExist else { return nil }
         return try await BlockingWork.run { [self] () throws(VaultError) in
             try FileLock.withLock(lockFile, exclusive: false) { () throws(VaultError) in

@@ -22,7 +22,7 @@ public struct VaultPassphrase: Sendable {
 
     /// `RIDER_VAULT_PASSPHRASE`, else the first line of the 0600 file named by
     /// `RIDER_VAULT_PASSPHRASE_FILE`; `nil` when neither is set.
-    public static func environment(_ environment: [String: String]) -> VaultPassphrase? {
+    package static func environment(_ environment: [String: String]) -> VaultPassphrase? {
         if let value = environment["RIDER_VAULT_PASSPHRASE"], !value.isEmpty { return .fixed(value) }
         guard let path = environment["RIDER_VAULT_PASSPHRASE_FILE"], !path.isEmpty else { return nil }
         return VaultPassphrase { () throws(VaultError) in try readFile(URL(fileURLWithPath: path)) }
@@ -42,7 +42,7 @@ public struct VaultPassphrase: Sendable {
 
     /// The same source, asked once: every vault given the result shares the first passphrase it
     /// obtained (a person with several accounts types it once per process, not once per file).
-    public func remembered() -> VaultPassphrase {
+    package func remembered() -> VaultPassphrase {
         let memory = Remembered(self)
         return VaultPassphrase { () async throws(VaultError) in try await memory.get() }
     }
@@ -61,7 +61,7 @@ public struct VaultPassphrase: Sendable {
 
     /// The passphrase.
     /// - Throws: ``VaultError/passphraseRequired`` when there is none.
-    public func get() async throws(VaultError) -> String {
+    package func get() async throws(VaultError) -> String {
         let passphrase = try await obtain()
         guard !passphrase.isEmpty else { throw .passphraseRequired }
         return passphrase

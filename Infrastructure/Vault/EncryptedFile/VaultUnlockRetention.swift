@@ -21,7 +21,7 @@ import Glibc
 /// with ``process``, and ``availability`` says why.
 public struct VaultUnlockRetention: Sendable, Hashable, CustomStringConvertible {
     /// How long the key is kept in the kernel keyring; `nil` keeps it in the process only.
-    public let timeout: Duration?
+    package let timeout: Duration?
     /// What the kept keys' names start with; tests use their own, so that a `forgetAll` of
     /// theirs and `rider vault lock` run by another test at the same time miss each other.
     package let keyPrefix: String
@@ -47,7 +47,7 @@ public struct VaultUnlockRetention: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// 15 minutes, as `sudo`'s timestamp.
-    public static let standardTimeout = Duration.seconds(900)
+    package static let standardTimeout = Duration.seconds(900)
 
     public var description: String {
         guard let timeout else { return "this process only" }
@@ -55,7 +55,7 @@ public struct VaultUnlockRetention: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Whether the kernel keyring can be used by this process, and if not, why.
-    public static var availability: KernelKeyringAvailability {
+    package static var availability: KernelKeyringAvailability {
         let probe = rider_keyring_probe()
         guard probe < 0 else { return .available }
         return .unavailable(reason: "the kernel refused keyctl (\(Self.explain(probe))), as container seccomp "
@@ -67,7 +67,7 @@ public struct VaultUnlockRetention: Sendable, Hashable, CustomStringConvertible 
     /// - Returns: how many keys were forgotten.
     /// - Throws: ``VaultError/unavailable(reason:)`` when the kernel keyring cannot be used here.
     @discardableResult
-    public static func forgetAll() throws(VaultError) -> Int {
+    package static func forgetAll() throws(VaultError) -> Int {
         try process.forgetAll()
     }
 
@@ -134,7 +134,7 @@ public struct VaultUnlockRetention: Sendable, Hashable, CustomStringConvertible 
 }
 
 /// Whether the kernel keyring answers in this process.
-public enum KernelKeyringAvailability: Sendable, Hashable {
+package enum KernelKeyringAvailability: Sendable, Hashable {
     /// keyctl answers: an unlock is kept for the user's later processes.
     case available
     /// keyctl is refused or missing; `reason` says so in words a person can act on.

@@ -15,15 +15,15 @@ import RiderDomain
 /// reports a missing keyring as "no such item".
 public actor SecretServiceTokenVault: TokenVault {
     /// The API origin, stored as the `service` attribute.
-    public nonisolated let service: String
+    package nonisolated let service: String
     /// The server whose session this vault keeps: items are found by its API origin (the
     /// `service` attribute), and a session that records another token endpoint is refused.
-    public nonisolated let binding: SessionBinding
+    package nonisolated let binding: SessionBinding
     /// When set, only this account's item is used; when `nil` the vault holds the one current
     /// session for ``service`` and saving a different account replaces the previous item.
-    public nonisolated let account: String?
+    package nonisolated let account: String?
     /// How long any keyring call may take before it is cancelled.
-    public nonisolated let timeout: Duration
+    package nonisolated let timeout: Duration
 
     /// - Parameters:
     ///   - service: the API origin, e.g. `https://api.example.com`.
@@ -51,7 +51,7 @@ public actor SecretServiceTokenVault: TokenVault {
 
     /// The label of the item for `account` (its email when known, else its id), as shown in
     /// keyring managers.
-    public nonisolated func label(forAccount account: String) -> String {
+    package nonisolated func label(forAccount account: String) -> String {
         let host = URLComponents(string: service)?.host ?? service
         return "rider: \(account) on \(host)"
     }
@@ -59,7 +59,7 @@ public actor SecretServiceTokenVault: TokenVault {
     /// Checks that a Secret Service answers with an unlocked default collection.
     /// - Returns: the default collection's label.
     /// - Throws: ``VaultError/unavailable(reason:)`` or ``VaultError/timedOut(after:)``.
-    public func checkAvailable() async throws(VaultError) -> String {
+    package func checkAvailable() async throws(VaultError) -> String {
         let probe = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
             try SecretServiceClient.probe(cancellable)
         }
@@ -88,7 +88,7 @@ public actor SecretServiceTokenVault: TokenVault {
 
     /// The stored session and the account it is filed under.
     /// - Throws: ``VaultError``; a foreign or damaged secret is ``VaultError/unreadableSecret(detail:)``.
-    public func load() async throws(VaultError) -> (session: Session, account: String)? {
+    package func load() async throws(VaultError) -> (session: Session, account: String)? {
         let attributes = baseAttributes
         let read = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
             try SecretServiceClient.read(attributes, cancellable)
@@ -115,7 +115,7 @@ public actor SecretServiceTokenVault: TokenVault {
 
     /// Stores `session` under its own account, then removes the previous account's item, so a
     /// failure leaves the previous session in place.
-    public func save(_ session: Session) async throws(VaultError) {
+    package func save(_ session: Session) async throws(VaultError) {
         let previous: (session: Session, account: String)?
         do {
             previous = try await load()
@@ -176,7 +176,7 @@ public actor SecretServiceTokenVault: TokenVault {
     }
 
     /// Removes the session item(s) of this vault; nothing to remove is not an error.
-    public func remove() async throws(VaultError) {
+    package func remove() async throws(VaultError) {
         _ = try await checkAvailable()
         try await clear(baseAttributes)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RiderInfrastructure
 import RiderKit
 
 /// `rider session list`: every stored session, as `gh auth status` lists hosts and accounts.

@@ -18,7 +18,7 @@ enum AvatarFile {
     ///   - checkSize: the upload's own size check (``RiderKit/Profile/checkAvatarSize(_:)``).
     ///   - maximumByteCount: the same limit, to stop reading past it.
     /// - Returns: the file's content.
-    /// - Throws: ``RiderError/invalidAvatar(_:)``: ``AvatarProblem/unreadable(_:)`` for a file
+    /// - Throws: `RiderError.invalidAvatar(_:)`: ``AvatarProblem/unreadable(_:)`` for a file
     ///   that is missing, a folder or not readable; ``AvatarProblem/empty`` and
     ///   ``AvatarProblem/tooLarge(byteCount:limit:)`` from `checkSize`.
     static func contents(of path: String, checkSize: (Int) throws -> Void, maximumByteCount: Int) throws -> Data {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RiderApplication
+import RiderInfrastructure
 import RiderKit
 
 /// What a command runs with: RiderKit wired from the configuration and the global options,
@@ -77,7 +78,7 @@ struct CommandContext: Sendable {
 
     /// The accounts a `rider vault` command acts on: the one named with `--account` (or
     /// `RIDER_ACCOUNT`), else every account stored for the server.
-    /// - Throws: ``RiderError/unknownAccount(_:server:stored:)``, ``RiderError/storage(_:underlying:)``.
+    /// - Throws: `RiderError.unknownAccount(_:server:stored:)`, ``RiderError/storage(_:underlying:)``.
     func vaultAccounts() async throws -> [Account] {
         if let name = configuration.account { return [try await rider.accounts.named(name)] }
         return try await rider.accounts.list()

@@ -1,5 +1,6 @@
 import Foundation
 import RiderApplication
+import RiderInfrastructure
 import RiderKit
 #if canImport(Glibc)
 import Glibc

@@ -59,7 +59,7 @@ extension ReferenceResponder {
 }
 
 /// What `/_test/echo-headers` answers.
-public struct EchoedHeaders: Codable, Sendable {
-    public let method: String
-    public let headers: [String]
+package struct EchoedHeaders: Codable, Sendable {
+    package let method: String
+    package let headers: [String]
 }

@@ -1,9 +1,9 @@
 /// How a client introduced itself: its `User-Agent` and `Accept-Language` headers, as sent.
-public struct ClientIdentity: Hashable, Sendable {
-    public let userAgent: String?
-    public let acceptLanguage: String?
+package struct ClientIdentity: Hashable, Sendable {
+    package let userAgent: String?
+    package let acceptLanguage: String?
 
-    public init(userAgent: String?, acceptLanguage: String?) {
+    package init(userAgent: String?, acceptLanguage: String?) {
         self.userAgent = userAgent
         self.acceptLanguage = acceptLanguage
     }

@@ -42,7 +42,7 @@ extension ReferenceStore {
     /// newest ``ReferenceServerConfiguration/maximumStoredTokens`` are kept, so a long
     /// benchmark run does not grow the list without bound.
     /// - Returns: The tokens in the order they were issued.
-    public func issuedTokens() -> [String] {
+    package func issuedTokens() -> [String] {
         issued
     }
 
@@ -63,7 +63,7 @@ extension ReferenceStore {
 
     /// How many tokens the server holds (access, refresh and rotated refresh tokens), expired
     /// ones not yet pruned included; never more than ``ReferenceServerConfiguration/maximumStoredTokens``.
-    public func storedTokens() -> Int {
+    package func storedTokens() -> Int {
         storedTokenCount
     }
 
@@ -82,7 +82,7 @@ extension ReferenceStore {
 
     /// Every distinct `User-Agent`/`Accept-Language` pair clients sent (the first 64), so a
     /// test can check how a client introduces itself.
-    public func clientIdentities() -> Set<ClientIdentity> {
+    package func clientIdentities() -> Set<ClientIdentity> {
         identities
     }
 

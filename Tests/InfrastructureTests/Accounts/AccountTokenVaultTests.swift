@@ -1,4 +1,6 @@
 import Foundation
+import RiderApplication
+import RiderInfrastructure
 import RiderKit
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import RiderInfrastructure
 import RiderKit
 import RiderReferenceServer
 import Testing
