@@ -157,10 +157,15 @@ package struct AuthorizationService: Sendable {
 
     // MARK: - Revocation
 
-    /// Revokes tokens just issued that will not be kept, where the provider can revoke: at the
-    /// revocation endpoint of this sign-in, which is what they were issued with. Best effort.
+    /// Revokes tokens just issued that will not be kept, where the provider can revoke: a sign-in's
+    /// at the revocation endpoint configured now, which is what they are issued with; a refresh's
+    /// (whose session recorded where it was issued) only there, as every stored token.
+    /// Best effort.
     package func revokeUnkept(_ session: Session) async {
-        guard let revocations = try? await server.revocationConfiguration() else { return }
+        let configuration = session.revocationOrigin == nil
+            ? try? await server.revocationConfiguration()
+            : try? await server.revocationConfiguration(for: session)
+        guard let revocations = configuration else { return }
         for revocation in API.revocations(of: session, in: revocations) {
             _ = try? await send(revocation)
         }

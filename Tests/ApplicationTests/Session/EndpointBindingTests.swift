@@ -107,4 +107,21 @@ struct EndpointBindingTests {
         #expect(refreshed?.accessToken == "access-2")
         #expect(refreshed?.revocationOrigin == Self.identity)
     }
+
+    @Test("a refused refresh answer's tokens are revoked only where the session was issued, never at a moved endpoint")
+    func refusedRefreshRevokesOnlyAtHome() async throws {
+        let moved = try harness(revokePath: "\(Self.stranger)/revoke", session: session(revocationOrigin: Self.api))
+        moved.stubTokenEndpoint(times: 1, with: .successful(Fixtures.tokenResponse(
+            accessToken: "access-2", refreshToken: "refresh-2", userID: "u_someone_else")))
+        _ = try? await moved.sessions.refresh()
+        #expect(moved.transport.requests.allSatisfy { $0.url.host != "stranger.example.test" },
+                "nothing reached the endpoint configured since")
+
+        let home = try harness(revokePath: "/auth/revoke", session: session(revocationOrigin: Self.api))
+        home.stubTokenEndpoint(times: 1, with: .successful(Fixtures.tokenResponse(
+            accessToken: "access-2", refreshToken: "refresh-2", userID: "u_someone_else")))
+        home.transport.stub(.post, "/auth/revoke", times: 2, with: .successful())
+        _ = try? await home.sessions.refresh()
+        #expect(home.transport.requests(.post, "/auth/revoke").map { $0.formFields["token"] } == ["refresh-2", "access-2"])
+    }
 }
