@@ -8,8 +8,8 @@ struct ConfigGetCommand: GlobalOptionsCommand {
         commandName: "get",
         abstract: "Print one setting's effective value.",
         discussion: """
-            Prints the value in effect for KEY — from --server or --issuer, a RIDER_… variable, \
-            the config file or RiderKit's default, as `rider config show` lists it — alone on a \
+            Prints the value in effect for KEY (from --server or --issuer, a RIDER_ variable, \
+            the config file or RiderKit's default, as `rider config show` lists it) alone on a \
             line, for scripts. Exits 1 when nothing sets it and it has no default. client_secret \
             is never printed: asking for it says only whether it is set. With --json: the \
             setting as `rider config show --json` gives it.
