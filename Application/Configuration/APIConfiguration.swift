@@ -144,7 +144,8 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
         guard url.user == nil, url.password == nil else {
             // Never echo the URL: its userinfo is a password in the clear.
             throw RiderError.invalidConfiguration("a server URL must not contain a user name or password "
-                + "(user:password@host); RiderKit signs in with `rider login` and keeps the session in the vault")
+                + "(user:password@host); RiderKit signs in itself and keeps the session in the vault")
+                .suggesting(.signIn)
         }
         guard let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
             throw RiderError.invalidConfiguration("'\(url)' is not an absolute URL such as https://api.example.com")

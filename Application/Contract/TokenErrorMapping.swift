@@ -33,9 +33,9 @@ package enum TokenErrorMapping {
             }
         case ("unsupported_grant_type", _) where grant == .password, ("unauthorized_client", _) where grant == .password:
             // RFC 9700: providers are closing the password grant; say what else there is.
-            return .invalidConfiguration("the server does not let this client sign in with a password"
-                + (detail.map { " (\($0))" } ?? "") + "; sign in with the browser (`rider login --web`) or with a "
-                + "device code (`rider login --device`), whichever the provider offers")
+            return RiderError.invalidConfiguration("the server does not let this client sign in with a password"
+                + (detail.map { " (\($0))" } ?? "") + "; sign in with the browser or with a device code, whichever "
+                + "the provider offers").suggesting(.signInWithoutPassword(browser: true, deviceCode: true))
         case ("invalid_client", _), ("unauthorized_client", _):
             return .invalidConfiguration(
                 "the token endpoint rejected the client id or secret" + (detail.map { " (\($0))" } ?? ""))

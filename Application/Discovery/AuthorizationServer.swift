@@ -56,22 +56,19 @@ package struct AuthorizationServer: Sendable {
     /// the password grant is not among them (RFC 9700 advises providers against it); `nil`
     /// without an issuer, with a token endpoint set explicitly, or when the provider did not list
     /// its grants (then the token endpoint decides).
-    /// - Returns: the reason, naming the sign-in the provider does offer.
+    /// - Returns: the refusal, an `invalidConfiguration` error naming the sign-in the provider
+    ///   does offer (its remedy says which, for a front end to name its own command).
     /// - Throws: what discovery throws.
-    package func passwordGrantRefusal() async throws -> String? {
+    package func passwordGrantRefusal() async throws -> RiderError? {
         guard explicit.token == nil, let discovery else { return nil }
         let metadata = try await discovery.metadata().metadata
         guard let grants = metadata.grantTypesSupported, !grants.contains("password") else { return nil }
-        return "the provider \(discovery.configuration.issuer.absoluteString) does not offer sign-in with a password; "
-            + Self.passwordlessSignIns(offered: grants)
-    }
-
-    /// The sign-ins without a password that `grants` allow, as the advice to take one.
-    private static func passwordlessSignIns(offered grants: [String]) -> String {
-        let ways = [("authorization_code", "with the browser (`rider login --web`)"),
-                    (deviceCodeGrant, "with a device code (`rider login --device`)")]
-            .filter { grants.contains($0.0) }.map(\.1)
-        return ways.isEmpty ? "it offers no sign-in this RiderKit supports" : "sign in " + ways.joined(separator: " or ")
+        let browser = grants.contains("authorization_code"), deviceCode = grants.contains(Self.deviceCodeGrant)
+        let ways = [(browser, "with the browser"), (deviceCode, "with a device code")].filter(\.0).map(\.1)
+        let refusal = RiderError.invalidConfiguration(
+            "the provider \(discovery.configuration.issuer.absoluteString) does not offer sign-in with a password; "
+                + (ways.isEmpty ? "it offers no sign-in this RiderKit supports" : "sign in " + ways.joined(separator: " or ")))
+        return ways.isEmpty ? refusal : refusal.suggesting(.signInWithoutPassword(browser: browser, deviceCode: deviceCode))
     }
 
     /// The device authorization grant's `grant_type` (RFC 8628 §3.4).

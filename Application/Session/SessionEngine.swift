@@ -192,9 +192,7 @@ public actor SessionEngine {
         if credentials.password.isEmpty { problems.append(FieldProblem(field: "password", message: "is required")) }
         guard problems.isEmpty else { throw RiderError.invalidInput(problems) }
 
-        if let refusal = try await service.server.passwordGrantRefusal() {
-            throw RiderError.invalidConfiguration(refusal)
-        }
+        if let refusal = try await service.server.passwordGrantRefusal() { throw refusal }
         var grant = try await granted(.password(Credentials(email: email, password: credentials.password)))
         // The email the server just accepted names the account in `rider session list`; an
         // id_token's or userinfo's identity, when the provider sent one, stands.
@@ -235,7 +233,7 @@ public actor SessionEngine {
         let provider = try await service.server.browserSignIn()
         guard let clientID = configuration.clientID, !clientID.isEmpty else {
             throw RiderError.invalidConfiguration("browser sign-in needs the client id the provider registered for "
-                + "this program: set client_id (RIDER_CLIENT_ID)")
+                + "this program: set the client id (clientID)").suggesting(.setClientID)
         }
         return try BrowserAuthorization(endpoint: provider.endpoint, clientID: clientID, redirectURI: redirectURI,
                                         scope: configuration.scope, issuer: provider.issuer,

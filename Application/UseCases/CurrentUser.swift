@@ -45,7 +45,10 @@ public struct CurrentUser: Sendable {
                 try await cache.store([user], at: now)
                 return Cached(value: user, storedAt: now, source: .network)
             },
-            notCached: { .notFound(detail: "your account is not in the local cache yet; run `rider whoami` online once") },
+            notCached: {
+                .notFound(detail: "your account is not in the local cache yet; read it once while online")
+                    .suggesting(.readWhileOnline)
+            },
             settings: settings, clock: clock, refreshes: refreshes, key: "me")
         return try await read(policy)
     }

@@ -124,6 +124,10 @@ public struct RiderError: Error, Hashable, Sendable {
     /// The failure this error stands for (a file-system, keyring, TLS or decoding error), kept
     /// for logs and diagnosis.
     public let underlying: (any Error)?
+    /// What would resolve the error, for a front end to advise in its own terms: ``message`` says
+    /// what is wrong in the library's words and names no command; `rider` adds its own
+    /// (`rider login`, `rider vault reset`, …) from this.
+    package var remedy: Remedy?
 
     /// An error of any code, for adapters and codes the static factories below do not cover.
     /// - Parameters:
@@ -153,9 +157,44 @@ public struct RiderError: Error, Hashable, Sendable {
     /// The same error, noting the HTTP status and problem details of the answer it comes from
     /// (problem details already noted are kept when `problem` is `nil`).
     package func answered(status: Int, problem: ServerProblem?) -> RiderError {
-        RiderError(code: code, message: message, detail: detail, fieldProblems: fieldProblems,
-                   avatarProblem: avatarProblem, current: current, retryAfter: retryAfter,
-                   status: status, problem: problem ?? self.problem, underlying: underlying)
+        var answered = RiderError(code: code, message: message, detail: detail, fieldProblems: fieldProblems,
+                                  avatarProblem: avatarProblem, current: current, retryAfter: retryAfter,
+                                  status: status, problem: problem ?? self.problem, underlying: underlying)
+        answered.remedy = remedy
+        return answered
+    }
+
+    /// The same error, with what would resolve it.
+    package func suggesting(_ remedy: Remedy) -> RiderError {
+        var suggesting = self
+        suggesting.remedy = remedy
+        return suggesting
+    }
+
+    /// What would resolve an error, as a step a person takes; a front end says it in its terms.
+    package enum Remedy: Hashable, Sendable {
+        /// Sign in (again).
+        case signIn
+        /// Sign in without a password: with the browser, with a device code, as the provider offers.
+        case signInWithoutPassword(browser: Bool, deviceCode: Bool)
+        /// Set the client id the provider registered for this program.
+        case setClientID
+        /// Give the encrypted file's passphrase (none was given).
+        case givePassphrase
+        /// Check the passphrase given for the encrypted file (it does not open it).
+        case checkPassphrase
+        /// Remove the stored session (it cannot be read), then sign in again.
+        case resetVault
+        /// Bind a session file from before sessions were bound to this server, else remove it.
+        case adoptOrResetVault
+        /// Keep the user cache in memory instead of in a file.
+        case cacheInMemory
+        /// Empty the user cache, which starts it afresh.
+        case clearCache
+        /// Look the id up in the sport catalogue.
+        case listSports
+        /// Read the signed-in user once while online, so the cache has it.
+        case readWhileOnline
     }
 
     // MARK: Equal when they say the same thing; where it came from (status, problem details,
@@ -185,11 +224,11 @@ extension RiderError {
 
     /// No session is stored: sign in first.
     public static let notSignedIn = RiderError(
-        code: .notSignedIn, message: "You are not logged in. Run `rider login` first.")
+        code: .notSignedIn, message: "You are not signed in.").suggesting(.signIn)
 
     /// The session can no longer be refreshed: sign in again.
     public static let sessionExpired = RiderError(
-        code: .sessionExpired, message: "Your session has expired. Log in again with `rider login`.")
+        code: .sessionExpired, message: "Your session has expired; sign in again.").suggesting(.signIn)
 
     /// The person declined the sign-in at the provider's page.
     public static let authorizationDenied = RiderError(
@@ -360,11 +399,12 @@ extension RiderError {
     ///   - server: the server's origin.
     ///   - stored: the accounts that are stored there, as a person names them.
     package static func unknownAccount(_ requested: String, server: String, stored: [String]) -> RiderError {
-        let known = stored.isEmpty ? "no account is signed in there; run `rider login`"
+        let known = stored.isEmpty ? "no account is signed in there"
             : "the stored accounts are \(stored.joined(separator: ", "))"
-        return RiderError(code: .unknownAccount,
-                          message: "No session is stored for the account '\(requested)' on \(server): \(known).",
-                          detail: stored.joined(separator: ", "))
+        let error = RiderError(code: .unknownAccount,
+                               message: "No session is stored for the account '\(requested)' on \(server): \(known).",
+                               detail: stored.joined(separator: ", "))
+        return stored.isEmpty ? error.suggesting(.signIn) : error
     }
 
     /// A sign-in on a `RiderKit` bound to `bound` came back as `signedIn`.

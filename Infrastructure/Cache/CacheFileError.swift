@@ -48,24 +48,26 @@ enum CacheFileError: Error {
         case .database(let code):
             switch code {
             case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
-                return .storage("the user cache \(path) is read-only; fix its permissions, or set RIDER_CACHE=memory")
+                return RiderError.storage("the user cache \(path) is read-only; fix its permissions")
+                    .suggesting(.cacheInMemory)
             case .SQLITE_CANTOPEN:
-                return .storage("the user cache \(path) cannot be opened; check that its folder exists and is writable, "
-                    + "or set RIDER_CACHE=memory")
+                return RiderError.storage("the user cache \(path) cannot be opened; check that its folder exists and "
+                    + "is writable").suggesting(.cacheInMemory)
             case .SQLITE_FULL:
-                return .storage("the disk holding the user cache \(path) is full; free some space or run `rider cache clear`")
+                return RiderError.storage("the disk holding the user cache \(path) is full; free some space or clear "
+                    + "the cache").suggesting(.clearCache)
             case .SQLITE_BUSY, .SQLITE_LOCKED:
                 return .storage("the user cache \(path) stayed locked by another rider process; try again")
             case .SQLITE_IOERR:
                 return .storage("reading or writing the user cache \(path) failed (I/O error); check the disk")
             default:
-                return .storage("the user cache \(path) failed (SQLite error \(code.rawValue)); "
-                    + "`rider cache clear` starts it afresh")
+                return RiderError.storage("the user cache \(path) failed (SQLite error \(code.rawValue)); "
+                    + "clearing the cache starts it afresh").suggesting(.clearCache)
             }
         case .newerSchema, .failedIntegrityCheck:
             return .storage("the user cache \(path) is unusable (\(damageDescription)) and could not be replaced")
         case .fileSystem(let what):
-            return .storage(what)
+            return RiderError.storage(what).suggesting(.cacheInMemory)
         }
     }
 }

@@ -441,8 +441,7 @@ public actor SQLiteUserCache: UserCache {
         do {
             try PrivateFile.makeDirectory(file.deletingLastPathComponent())
         } catch {
-            throw CacheFileError.fileSystem("cannot use the cache folder for \(file.path): \(error.message); "
-                + "or set RIDER_CACHE=memory")
+            throw CacheFileError.fileSystem("cannot use the cache folder for \(file.path): \(error.message)")
         }
         // O_EXCL: never truncate a file another process has just created and started to fill.
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -457,8 +456,7 @@ public actor SQLiteUserCache: UserCache {
             do {
                 try PathSafety.checkFile(path, info)
             } catch {
-                throw CacheFileError.fileSystem("the user cache was not opened: \(error.message); "
-                    + "or set RIDER_CACHE=memory")
+                throw CacheFileError.fileSystem("the user cache was not opened: \(error.message)")
             }
         }
     }

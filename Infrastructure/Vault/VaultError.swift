@@ -38,18 +38,30 @@ public enum VaultError: Error, Hashable, Sendable {
     /// The port-level error for this failure, with the same actionable message and this error
     /// as its `underlying` cause.
     package var riderError: RiderError {
-        .storage(message, underlying: self)
+        let error = RiderError.storage(message, underlying: self)
+        return remedy.map(error.suggesting) ?? error
+    }
+
+    /// What would resolve it, for a front end to advise in its own terms (`rider vault reset`, …).
+    package var remedy: RiderError.Remedy? {
+        switch self {
+        case .wrongPassphrase: .checkPassphrase
+        case .passphraseRequired: .givePassphrase
+        case .corrupted, .unreadableSecret: .resetVault
+        case .unboundSession: .adoptOrResetVault
+        case .unsupportedVersion, .permissionsTooOpen, .notOwned, .unavailable, .timedOut, .io, .boundToAnotherServer:
+            nil
+        }
     }
 
     /// A sentence saying what happened and what to do, without any secret.
     package var message: String {
         switch self {
         case .wrongPassphrase(let file):
-            "the passphrase does not open \(file) (check RIDER_VAULT_PASSPHRASE or the passphrase file); "
-                + "the file was not changed"
+            "the passphrase does not open \(file); the file was not changed"
         case .corrupted(let file, let detail):
-            "the vault file \(file) is damaged (\(detail)); it was left as it is: move it aside or run "
-                + "`rider vault reset`, then log in again"
+            "the vault file \(file) is damaged (\(detail)); it was left as it is: move it aside or remove "
+                + "the stored session, then sign in again"
         case .unsupportedVersion(let file, let version):
             "the vault file \(file) has format version \(version), which this RiderKit cannot read; "
                 + "use a newer RiderKit, or move the file aside"
@@ -70,8 +82,7 @@ public enum VaultError: Error, Hashable, Sendable {
             "refusing to use \(file): it belongs to \(owner), not to you (\(user)), so they could change it; "
                 + "run `chown \(user) \(file)` if you trust its contents, or choose a path of your own"
         case .passphraseRequired:
-            "the encrypted session file needs a passphrase: set RIDER_VAULT_PASSPHRASE, point "
-                + "RIDER_VAULT_PASSPHRASE_FILE at a 0600 file holding it, or run rider in a terminal to be asked"
+            "the encrypted session file needs a passphrase, and none was given"
         case .unavailable(let reason):
             "the keyring cannot be used: \(reason)"
         case .timedOut(let after):
@@ -79,15 +90,15 @@ public enum VaultError: Error, Hashable, Sendable {
         case .io(let file, let reason):
             "cannot use \(file): \(reason)"
         case .unreadableSecret(let detail):
-            "the keyring item is not a RiderKit session (\(detail)); remove it with `rider vault reset`"
+            "the keyring item is not a RiderKit session (\(detail)); remove the stored session"
         case .boundToAnotherServer(let location, let stored, let requested):
             "the session in \(location) belongs to \(stored), not to \(requested); it was not used and "
                 + "nothing was sent. Use a vault of its own for \(requested) (another `file:` path), or log "
                 + "out of \(stored) first"
         case .unboundSession(let file, let requested):
             "the session file \(file) was written by an older RiderKit and does not record which server it "
-                + "belongs to, so it was not used; if it is your session on \(requested), run "
-                + "`rider vault adopt` to bind it to that server, else `rider vault reset` and log in again"
+                + "belongs to, so it was not used; if it is your session on \(requested), adopt it (bind it to "
+                + "that server), else remove it and sign in again"
         }
     }
 }

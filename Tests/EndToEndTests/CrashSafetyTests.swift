@@ -9,7 +9,7 @@ import Testing
 /// The one state a kill can leave that needs the user: killed after the server rotated the
 /// refresh token but before the new one was saved. The stored refresh token is then spent; the
 /// stored access token keeps working until it expires, and the next refresh ends the session
-/// with "Your session has expired. Log in again with `rider login`." (exit 4). That state is made
+/// with "Your session has expired; sign in again. Run `rider login`." (exit 4). That state is made
 /// deterministically by `rider CLI: keeping and losing the session › a refresh token already spent from another copy of the
 /// vault is rejected: exit 4, session removed`.
 @Suite("rider killed with SIGKILL mid-operation")

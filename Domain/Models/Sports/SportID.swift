@@ -36,8 +36,8 @@ public struct SportID: RawRepresentable, Hashable, Sendable, Codable, CustomStri
         guard !rawValue.isEmpty, rawValue.count <= Self.maximumLength, allowed else {
             throw RiderError.invalidInput([FieldProblem(
                 field: "sport",
-                message: "must be a sport id of 1 to \(Self.maximumLength) lowercase letters, digits or '-' "
-                    + "(see `rider sports list`)")])
+                message: "must be a sport id of 1 to \(Self.maximumLength) lowercase letters, digits or '-', "
+                    + "as the sport catalogue spells them")]).suggesting(.listSports)
         }
         return self
     }

@@ -65,13 +65,13 @@ struct VaultStatusCommand: GlobalOptionsCommand {
                     itemLabel = keyring.label(forAccount: stored.session.identity?.email ?? stored.account)
                 }
             } catch {
-                problem = error.message
+                problem = ErrorAdvice.message(for: error.riderError)
             }
         case let file as EncryptedFileTokenVault:
-            do { session = try await file.load() } catch { problem = error.message }
+            do { session = try await file.load() } catch { problem = ErrorAdvice.message(for: error.riderError) }
         default:
             do { session = try await selection.vault.loadSession() } catch {
-                problem = (error as? RiderError)?.message ?? "\(type(of: error))"
+                problem = (error as? RiderError).map(ErrorAdvice.message(for:)) ?? "\(type(of: error))"
             }
         }
         return VaultStatusOutput.AccountRow(account: account.displayName, userID: account.id.rawValue,

@@ -38,7 +38,7 @@ struct AccountSessionOutput: Encodable, Sendable {
         case .failure(let error):
             state = "unreadable"
             refreshable = false
-            problem = (error as? RiderError)?.message ?? "\(type(of: error))"
+            problem = (error as? RiderError).map(ErrorAdvice.message(for:)) ?? "\(type(of: error))"
         }
     }
 

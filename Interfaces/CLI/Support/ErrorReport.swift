@@ -30,21 +30,23 @@ struct ErrorReport: Sendable {
 
     private func report(_ error: RiderError) -> Int32 {
         let code = error.code.description
+        // The library says what is wrong; `rider` adds which of its commands or settings helps.
+        let message = ErrorAdvice.message(for: error)
         switch error.code {
         case .invalidInput:
-            emit(ErrorOutput(code: code, message: error.message, fields: error.fieldProblems.map(FieldProblemOutput.init)))
+            emit(ErrorOutput(code: code, message: message, fields: error.fieldProblems.map(FieldProblemOutput.init)))
         case .invalidAvatar:
             // Also as a field, so scripts that read `fields` for rejected input find it there.
-            emit(ErrorOutput(code: code, message: error.message,
+            emit(ErrorOutput(code: code, message: message,
                              fields: error.avatarProblem.map { [FieldProblemOutput(FieldProblem(field: "avatar", message: $0.message))] }))
         case .conflict:
-            emit(ErrorOutput(code: code, message: error.message, current: error.current.map(RiderOutput.init)))
+            emit(ErrorOutput(code: code, message: message, current: error.current.map(RiderOutput.init)))
             if !json, let current = error.current {
                 Console.standardError("Current profile on the server:")
                 for line in RiderOutput(current).lines { Console.standardError("  " + line) }
             }
         default:
-            emit(ErrorOutput(code: code, message: error.message))
+            emit(ErrorOutput(code: code, message: message))
         }
         return ExitStatus(error).rawValue
     }

@@ -85,13 +85,17 @@ struct AuthorizationServerTests {
         #expect(fixture.transport.requests(.post, "/oauth/device").first?.url.host == "id.example.test")
     }
 
-    @Test("a provider that lists its grants without the password grant is not sent a password; the error names what it offers",
-          arguments: [(["authorization_code", "refresh_token"], "rider login --web"),
-                      (["urn:ietf:params:oauth:grant-type:device_code", "refresh_token"], "rider login --device"),
-                      (["authorization_code", "urn:ietf:params:oauth:grant-type:device_code"],
-                       "with the browser (`rider login --web`) or with a device code (`rider login --device`)"),
-                      (["refresh_token"], "offers no sign-in this RiderKit supports")])
-    func passwordGrantNotOffered(grants: [String], named: String) async throws {
+    @Test("a provider that lists its grants without the password grant is not sent a password; the error names what it offers, its remedy which",
+          arguments: [
+              (["authorization_code", "refresh_token"], "sign in with the browser",
+               RiderError.Remedy.signInWithoutPassword(browser: true, deviceCode: false)),
+              (["urn:ietf:params:oauth:grant-type:device_code", "refresh_token"], "sign in with a device code",
+               .signInWithoutPassword(browser: false, deviceCode: true)),
+              (["authorization_code", "urn:ietf:params:oauth:grant-type:device_code"],
+               "sign in with the browser or with a device code", .signInWithoutPassword(browser: true, deviceCode: true)),
+              (["refresh_token"], "offers no sign-in this RiderKit supports", nil),
+          ])
+    func passwordGrantNotOffered(grants: [String], named: String, remedy: RiderError.Remedy?) async throws {
         let fixture = try Fixture()
         fixture.transport.stub(.get, ProviderDiscoveryTests.openID, with: .successful(ProviderDiscoveryTests.document(
             extra: ["grant_types_supported": .array(grants.map(FixtureJSON.string))])))
@@ -101,6 +105,8 @@ struct AuthorizationServerTests {
         #expect(thrown?.code == .invalidConfiguration)
         #expect(thrown?.message.contains("does not offer sign-in with a password") == true)
         #expect(thrown?.message.contains(named) == true, "\(thrown?.message ?? "")")
+        #expect(thrown?.message.contains("rider") == false, "no CLI advice in a library message")
+        #expect(thrown?.remedy == remedy)
         #expect(fixture.transport.count(.post, "/oauth/token") == 0, "the password was never sent")
     }
 
@@ -114,7 +120,8 @@ struct AuthorizationServerTests {
             try await fixture.sessions.signIn(with: Credentials(email: "ada@example.com", password: "pw"))
         }
         #expect(thrown?.code == .invalidConfiguration)
-        #expect(thrown?.message.contains("rider login --device") == true)
+        #expect(thrown?.message.contains("with the browser or with a device code") == true)
+        #expect(thrown?.remedy == .signInWithoutPassword(browser: true, deviceCode: true))
         #expect(fixture.transport.count(.post, "/oauth/token") == 1)
     }
 

@@ -199,7 +199,8 @@ struct SignInWithBrowserTests {
         let rig = try Rig(clientID: nil)
         let thrown = await #expect(throws: RiderError.self) { try await rig.run { _ in nil } }
         #expect(thrown?.code == .invalidConfiguration)
-        #expect(thrown?.message.contains("client_id") == true)
+        #expect(thrown?.message.contains("set the client id (clientID)") == true, "\(thrown?.message ?? "")")
+        #expect(thrown?.remedy == .setClientID, "the CLI names client_id and RIDER_CLIENT_ID from it")
         #expect(rig.browser.opened.isEmpty)
         #expect(rig.listener.pages.count == 1)
     }

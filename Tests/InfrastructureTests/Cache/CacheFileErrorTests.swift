@@ -13,7 +13,7 @@ struct CacheFileErrorTests {
 
     @Test("each failure names the file and says what to do", arguments: [
         (ResultCode.SQLITE_READONLY, "read-only"), (.SQLITE_PERM, "read-only"), (.SQLITE_CANTOPEN, "cannot be opened"),
-        (.SQLITE_FULL, "full"), (.SQLITE_BUSY, "locked"), (.SQLITE_IOERR, "I/O error"), (.SQLITE_MISMATCH, "rider cache clear"),
+        (.SQLITE_FULL, "full"), (.SQLITE_BUSY, "locked"), (.SQLITE_IOERR, "I/O error"), (.SQLITE_MISMATCH, "clearing the cache starts it afresh"),
     ])
     func messages(code: ResultCode, phrase: String) {
         guard case let riderError = CacheFileError.database(code).riderError(file: Self.file), riderError.code == .storage, case let message = riderError.detail ?? "" else {
@@ -22,6 +22,8 @@ struct CacheFileErrorTests {
         }
         #expect(message.contains(Self.file.path), "\(message)")
         #expect(message.contains(phrase), "\(message)")
+        #expect(!message.contains("`rider") && !message.contains("RIDER_"), "no CLI advice in a library message")
+        #expect(riderError.remedy != nil || [.SQLITE_BUSY, .SQLITE_IOERR].contains(code), "a remedy for the CLI to name")
     }
 
     @Test("only a file that is not a database, corrupted, failing its check or too new counts as damage")
