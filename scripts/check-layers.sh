@@ -31,6 +31,19 @@ check() {
 check Domain "RiderDomain"
 check Application "RiderDomain|RiderApplication"
 check Interfaces/RiderKitTesting "RiderDomain|RiderApplication|RiderKit|Testing"
+
+# Embedding programs show the inner layers' messages too, and have no `rider` to run: a message
+# says what is wrong in the library's terms, with a remedy (RiderError.Remedy) the CLI turns into
+# its advice (Interfaces/CLI/Support/ErrorAdvice.swift). No string there names a rider command.
+advice=$(grep -rnE '"[^"]*(`rider |rider login)' Domain Application Infrastructure --include='*.swift' \
+         | grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+if [ -n "$advice" ]; then
+  echo "check-layers: a string in Domain, Application or Infrastructure gives rider's advice (say it in the" >&2
+  echo "library's terms and attach a RiderError.Remedy; the CLI adds the command):" >&2
+  echo "$advice" >&2
+  status=1
+fi
+
 [ $status -eq 0 ] && echo "check-layers: Domain and Application import only Foundation and inner layers;" \
-  "RiderKitTesting only RiderKit's public layers and Testing"
+  "RiderKitTesting only RiderKit's public layers and Testing; no rider command in inner-layer strings"
 exit $status
