@@ -85,7 +85,8 @@ BROWSER="$work/browser" "$rider" login &
 login_pid=$!
 page=$(opened_page)
 printf '%s(the person signs in on that page as demo@example.com and allows rider-cli; the provider sends the browser back to rider)%s\n' "$dim" "$reset"
-request=$(curl -fsS "$page" | sed -n 's/.*name="request" value="\([^"]*\)".*/\1/p')
+# -L: the page rider opens is its one-time local address, which sends the browser on to the provider.
+request=$(curl -fsS -L "$page" | sed -n 's/.*name="request" value="\([^"]*\)".*/\1/p')
 # -L follows the provider's 303 back to rider's loopback address, as the browser would.
 curl -fsS -L -o /dev/null --data-urlencode "request=$request" --data-urlencode "email=demo@example.com" \
   --data-urlencode "password=rider-demo" --data-urlencode "action=approve" "$base_url/oauth2/authorize"
