@@ -6,12 +6,24 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 status=0
+# grep's "no match" (exit 1) is what a clean tree gives; an error (exit 2: a folder renamed or
+# unreadable, a broken pattern) must fail the check, not pass as "nothing found". So no `|| true`.
+search() {  # grep -rnE PATTERN FOLDER... over Swift files: the matching lines
+  local rc=0
+  grep -rnE --include='*.swift' "$@" || rc=$?
+  if [ "$rc" -gt 1 ]; then echo "check-layers: grep -rnE $* failed (exit $rc)" >&2; exit 2; fi
+}
+without() {  # the lines of stdin that do not match PATTERN
+  local rc=0
+  grep -vE "$1" || rc=$?
+  if [ "$rc" -gt 1 ]; then echo "check-layers: grep -vE $1 failed (exit $rc)" >&2; exit 2; fi
+}
 check() {
   local folder=$1; shift
   local allowed="Foundation|$*"
   local bad
-  bad=$(grep -rnE '^\s*(@_exported\s+|@testable\s+)?(public\s+|internal\s+|package\s+|private\s+|fileprivate\s+)?import\s+' "$folder" \
-        --include='*.swift' | grep -vE "import\s+(struct\s+|enum\s+|class\s+|protocol\s+|func\s+)?($allowed)(\.[A-Za-z]+)?\s*(//.*)?$" || true)
+  bad=$(search '^\s*(@_exported\s+|@testable\s+)?(public\s+|internal\s+|package\s+|private\s+|fileprivate\s+)?import\s+' "$folder" \
+        | without "import\s+(struct\s+|enum\s+|class\s+|protocol\s+|func\s+)?($allowed)(\.[A-Za-z]+)?\s*(//.*)?$")
   if [ -n "$bad" ]; then
     echo "check-layers: $folder may import only Foundation and $*:" >&2
     echo "$bad" >&2
@@ -19,8 +31,8 @@ check() {
   fi
   # Foundation may not be used to reach the network from an inner layer.
   local networking
-  networking=$(grep -rnE 'canImport\(FoundationNetworking\)|URLSession|URLRequest' "$folder" --include='*.swift' \
-               | grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+  networking=$(search 'canImport\(FoundationNetworking\)|URLSession|URLRequest' "$folder" \
+               | without '^[^:]+:[0-9]+:\s*//')
   if [ -n "$networking" ]; then
     echo "check-layers: $folder uses networking types:" >&2
     echo "$networking" >&2
@@ -35,8 +47,8 @@ check Interfaces/RiderKitTesting "RiderDomain|RiderApplication|RiderKit|Testing"
 # Embedding programs show the inner layers' messages too, and have no `rider` to run: a message
 # says what is wrong in the library's terms, with a remedy (RiderError.Remedy) the CLI turns into
 # its advice (Interfaces/CLI/Support/ErrorAdvice.swift). No string there names a rider command.
-advice=$(grep -rnE '"[^"]*(`rider |rider login)' Domain Application Infrastructure --include='*.swift' \
-         | grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+advice=$(search '"[^"]*(`rider |rider login)' Domain Application Infrastructure \
+         | without '^[^:]+:[0-9]+:\s*//')
 if [ -n "$advice" ]; then
   echo "check-layers: a string in Domain, Application or Infrastructure gives rider's advice (say it in the" >&2
   echo "library's terms and attach a RiderError.Remedy; the CLI adds the command):" >&2
