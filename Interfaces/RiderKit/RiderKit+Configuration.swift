@@ -153,8 +153,7 @@ extension RiderKit {
             issuer overrideIssuer: String? = nil
         ) throws -> Configuration {
             let directories = XDGDirectories(environment: environment)
-            var settings = try ConfigurationFile.load(environment: environment, directories: directories)
-            settings.merge(ConfigurationFile.Settings(environment: environment))
+            var settings = try settings(environment: environment, directories: directories)
             if let overrideURL { settings.baseURL = overrideURL }
             if let overrideIssuer { settings.issuer = overrideIssuer }
             var configuration = try make(settings, environment: environment, directories: directories)
@@ -166,10 +165,17 @@ extension RiderKit {
         /// which read every stored session can do without one (`rider session list`).
         /// - Throws: what reading the config file throws.
         package static func namesServer(environment: [String: String]) throws -> Bool {
-            var settings = try ConfigurationFile.load(environment: environment,
-                                                      directories: XDGDirectories(environment: environment))
-            settings.merge(ConfigurationFile.Settings(environment: environment))
+            let settings = try settings(environment: environment, directories: XDGDirectories(environment: environment))
             return [settings.baseURL, settings.issuer].contains { !($0 ?? "").isEmpty }
+        }
+
+        /// The config file's settings with the `RIDER_…` variables over them, as every reader takes them.
+        private static func settings(environment: [String: String], directories: XDGDirectories) throws
+            -> ConfigurationFile.Settings
+        {
+            var settings = try ConfigurationFile.load(environment: environment, directories: directories)
+            settings.merge(ConfigurationFile.Settings(environment: environment))
+            return settings
         }
 
         /// Checks settings the way ``load(environment:baseURL:issuer:)`` would, without reading the

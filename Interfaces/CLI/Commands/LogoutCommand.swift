@@ -58,11 +58,8 @@ struct LogoutCommand: GlobalOptionsCommand {
                 outputs.append(LogoutOutput(try await bound.rider.logout(), account: name, nowActive: nil))
             }
         }
-        let lines = outputs.isEmpty ? ["Not logged in; nothing to do."] : outputs.map(\.line)
-        if global.json {
-            Console.standardOutput(json: JSONOutput.string(LogoutAllOutput(accounts: outputs)) ?? "{\"accounts\":[]}")
-        } else {
-            Console.standardOutput(lines: lines)
-        }
+        // Printed without a context: with no server configured there may be none.
+        try ConfigOutput.print(LogoutAllOutput(accounts: outputs), json: global.json,
+                               lines: outputs.isEmpty ? ["Not logged in; nothing to do."] : outputs.map(\.line))
     }
 }

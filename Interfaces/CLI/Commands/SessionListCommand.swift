@@ -30,12 +30,7 @@ struct SessionListCommand: GlobalOptionsCommand {
         let (contexts, configured) = try CommandContext.forStoredSessions(global)
         guard let context = contexts.first else {
             let output = AccountListOutput(sessions: [])
-            if global.json {
-                Console.standardOutput(json: JSONOutput.string(output) ?? "{\"sessions\":[]}")
-            } else {
-                Console.standardOutput(lines: output.lines(now: Date(), on: global.terminal), style: .plain)
-            }
-            return
+            return try ConfigOutput.print(output, json: global.json, lines: output.lines(now: Date(), on: global.terminal))
         }
         var servers: [(accounts: [Account], vaults: VaultFactory)] = []
         if configured {
