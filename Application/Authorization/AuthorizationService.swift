@@ -137,6 +137,23 @@ package struct AuthorizationService: Sendable {
                                          now: now, clockSkew: grant.clockSkew(receivedAt: now) ?? clockSkew)
     }
 
+    /// The session a sign-in's grant describes, made whole: whose it is, asked of the API when the
+    /// grant did not say (a standard OAuth server need not), and where its tokens may be revoked,
+    /// fixed now by the configuration they were issued with.
+    /// - Parameters:
+    ///   - provisional: the session built from the grant.
+    ///   - namedByGrant: whether the grant (or its id_token, or userinfo) named the account.
+    package func signedIn(_ provisional: Session, namedByGrant: Bool) async throws -> Session {
+        var session = provisional
+        if !namedByGrant {
+            let account = try await account(of: provisional)
+            session.userID = account.id
+            if session.role == nil { session.role = account.role }
+        }
+        session.revocationOrigin = await server.revocationOrigin()
+        return session
+    }
+
     /// Whose session `provisional` is, asked of the API (`GET /auth/me`): a standard OAuth server
     /// need not say in its token response.
     package func account(of provisional: Session) async throws -> (id: UserID, role: Role?) {

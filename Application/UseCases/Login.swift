@@ -20,6 +20,6 @@ public struct Login: Sendable {
     ///   `RiderError.serverUnreachable(reason:)`,
     ///   `RiderError.malformedResponse(_:)`, `RiderError.storage(_:)`.
     public func callAsFunction(_ credentials: Credentials) async throws -> Session {
-        try await sessions.signIn(with: credentials)
+        try await sessions.signIn(.password(credentials))
     }
 }

@@ -28,7 +28,7 @@ public struct SignInWithDeviceCode: Sendable {
     ///   for an answer RiderKit will not show (a page that is not https, a user code that is not
     ///   a short line of text), network errors.
     public func start() async throws -> DeviceAuthorization {
-        try await sessions.requestDeviceAuthorization()
+        try await sessions.service.requestDeviceAuthorization()
     }
 
     /// Waits for the person to approve `authorization`, asking the provider at the interval it
@@ -40,16 +40,9 @@ public struct SignInWithDeviceCode: Sendable {
     ///   `RiderError.authorizationExpired` when the code expired first, `CancellationError`,
     ///   network and storage errors.
     public func complete(_ authorization: DeviceAuthorization) async throws -> Session {
-        var interval = authorization.interval
-        while true {
-            // RFC 8628 §3.5: the interval comes before the first poll too.
-            try await clock.sleep(for: interval)
-            let poll = try await sessions.pollDeviceSignIn(authorization)
-            if let session = poll.session { return session }
-            if poll.slowDown { interval += 5 }
-            // The provider would say expired_token too; a provider that keeps saying "pending"
-            // must not keep the program waiting past the code's life.
-            if clock.now >= authorization.expiresAt { throw RiderError.authorizationExpired }
-        }
+        let clock = clock
+        return try await sessions.signIn(SignInFlow {
+            try await SignInFlow.deviceCodeGrant(for: authorization, in: $0, clock: clock)
+        })
     }
 }

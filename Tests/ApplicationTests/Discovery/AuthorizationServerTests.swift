@@ -34,7 +34,7 @@ struct AuthorizationServerTests {
         fixture.transport.stub(.post, "/oauth/token", with: .successful(Fixtures.tokenResponse()))
         fixture.transport.stub(.post, "/oauth/revoke", with: .status(200))
 
-        _ = try await fixture.sessions.signIn(with: Credentials(email: "ada@example.com", password: "pw"))
+        _ = try await fixture.sessions.signIn(.password(Credentials(email: "ada@example.com", password: "pw")))
         fixture.clock.advance(by: 3590)
         _ = try await fixture.sessions.refresh()
         let logout = Logout(api: APIClient(configuration: fixture.configuration,
@@ -60,7 +60,7 @@ struct AuthorizationServerTests {
                                    "revocation_endpoint": .null, "grant_types_supported": ["password"]])))
         fixture.transport.stub(.post, "/oauth/token", with: .successful(Fixtures.tokenResponse()))
 
-        _ = try await fixture.sessions.signIn(with: Credentials(email: "ada@example.com", password: "pw"))
+        _ = try await fixture.sessions.signIn(.password(Credentials(email: "ada@example.com", password: "pw")))
         let logout = Logout(api: APIClient(configuration: fixture.configuration,
                                            pipeline: RequestPipeline(transport: fixture.transport, middlewares: []),
                                            authorizationServer: fixture.server),
@@ -100,7 +100,7 @@ struct AuthorizationServerTests {
         fixture.transport.stub(.get, ProviderDiscoveryTests.openID, with: .successful(ProviderDiscoveryTests.document(
             extra: ["grant_types_supported": .array(grants.map(FixtureJSON.string))])))
         let thrown = await #expect(throws: RiderError.self) {
-            try await fixture.sessions.signIn(with: Credentials(email: "ada@example.com", password: "pw"))
+            try await fixture.sessions.signIn(.password(Credentials(email: "ada@example.com", password: "pw")))
         }
         #expect(thrown?.code == .invalidConfiguration)
         #expect(thrown?.message.contains("does not offer sign-in with a password") == true)
@@ -117,7 +117,7 @@ struct AuthorizationServerTests {
                                with: .successful(ProviderDiscoveryTests.document(extra: ["grant_types_supported": .null])))
         fixture.transport.stub(.post, "/oauth/token", with: .tokenError("unauthorized_client"))
         let thrown = await #expect(throws: RiderError.self) {
-            try await fixture.sessions.signIn(with: Credentials(email: "ada@example.com", password: "pw"))
+            try await fixture.sessions.signIn(.password(Credentials(email: "ada@example.com", password: "pw")))
         }
         #expect(thrown?.code == .invalidConfiguration)
         #expect(thrown?.message.contains("with the browser or with a device code") == true)
@@ -132,7 +132,7 @@ struct AuthorizationServerTests {
         let fixture = try Fixture(explicit: explicit)
         fixture.transport.stub(.post, "/t", with: .successful(Fixtures.tokenResponse()))
 
-        _ = try await fixture.sessions.signIn(with: Credentials(email: "ada@example.com", password: "pw"))
+        _ = try await fixture.sessions.signIn(.password(Credentials(email: "ada@example.com", password: "pw")))
 
         #expect(!fixture.server.needsDiscovery)
         #expect(fixture.transport.requests.map(\.url.absoluteString) == ["https://tokens.example.test/t"])
@@ -158,7 +158,7 @@ struct AuthorizationServerTests {
         fixture.transport.stub(.get, ProviderDiscoveryTests.openID, with: .successful(document))
 
         await expectError(.invalidConfiguration) {
-            try await fixture.sessions.signIn(with: Credentials(email: "ada@example.com", password: "pw"))
+            try await fixture.sessions.signIn(.password(Credentials(email: "ada@example.com", password: "pw")))
         }
         #expect(fixture.transport.requests.allSatisfy { $0.method == .get })
     }

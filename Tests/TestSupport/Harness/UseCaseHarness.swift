@@ -55,7 +55,9 @@ public struct UseCaseHarness: Sendable {
     /// - Returns: the client.
     package func api(reauthenticating reauthentication: Reauthentication) async -> APIClient {
         let cache = self.cache
-        await sessions.reauthenticate(with: reauthentication, emailOfAccount: { try? await cache.user(id: $0)?.value.email })
+        var reauthentication = reauthentication
+        reauthentication.emailOfAccount = { try? await cache.user(id: $0)?.value.email }
+        await sessions.reauthenticate(with: reauthentication)
         return APIClient(configuration: configuration, pipeline: RequestPipeline(transport: transport, middlewares: [
             ReauthenticationMiddleware(sessions: sessions),
             RetryMiddleware(clock: clock),
