@@ -11,7 +11,8 @@ import RiderDomain
 /// }
 /// ```
 ///
-/// No password passes through the program. The browser is given a one-time local address that
+/// No password passes through the program. The page is presented by the configured
+/// `ExternalUserAgent`: by default the system browser, given a one-time local address that
 /// sends it on to the provider's page, so the request's `state` and PKCE challenge are in no
 /// process's arguments. Only a redirect with this sign-in's `state` ends the wait (any other is
 /// refused and the wait goes on), and its `iss` must name the provider where it promises one;
@@ -19,29 +20,28 @@ import RiderDomain
 /// to the token endpoint. Nothing is stored after any refusal, timeout or cancellation.
 public struct SignInWithBrowser: Sendable {
     let sessions: SessionEngine
-    let listener: any LoopbackListener
-    let browser: any BrowserOpener
+    let userAgent: any ExternalUserAgent
     let cryptography: any SignInCryptography
     let clock: any Clock
 
-    package init(sessions: SessionEngine, listener: any LoopbackListener, browser: any BrowserOpener,
-                 cryptography: any SignInCryptography, clock: any Clock) {
+    package init(sessions: SessionEngine, userAgent: any ExternalUserAgent, cryptography: any SignInCryptography,
+                 clock: any Clock) {
         self.sessions = sessions
-        self.listener = listener
-        self.browser = browser
+        self.userAgent = userAgent
         self.cryptography = cryptography
         self.clock = clock
     }
 
     /// What to tell the person once the sign-in page is ready.
     public struct Prompt: Sendable {
-        /// The address that opens the provider's sign-in page: a one-time address on this
-        /// machine's loopback (`http://127.0.0.1:<port>/start/<random>`) that sends the browser
-        /// on to the provider once. Show it always, so a person can open it by hand when no
-        /// browser opened — in a browser on this machine, since the provider sends that browser
-        /// back to this machine's loopback address.
+        /// The address that opens the provider's sign-in page; with the default user agent, a
+        /// one-time address on this machine's loopback (`http://127.0.0.1:<port>/start/<random>`)
+        /// that sends the browser on to the provider once. Show it always, so a person can open it
+        /// by hand when no browser opened — in a browser on this machine, since the provider sends
+        /// that browser back to this machine's loopback address.
         public let url: URL
-        /// Whether a browser was asked to open ``url``.
+        /// Whether the user agent showed the page (for the default one, a browser was asked to
+        /// open ``url``).
         public let openedInBrowser: Bool
     }
 
@@ -50,14 +50,16 @@ public struct SignInWithBrowser: Sendable {
     /// How long the person has to finish in the browser, unless told otherwise: five minutes.
     public static let defaultTimeout: TimeInterval = 300
 
-    /// Listens on the loopback interface, opens the provider's sign-in page, waits for the one
-    /// answer, checks it, exchanges its code and stores the session.
+    /// Readies the user agent for the redirect (the default one listens on the loopback
+    /// interface), presents the provider's sign-in page, waits for the one answer, checks it,
+    /// exchanges its code and stores the session.
     ///
-    /// Cancel the task to give up: the listener closes and nothing is stored.
+    /// Cancel the task to give up: the user agent is dismissed (the listener closes) and nothing
+    /// is stored.
     /// - Parameters:
     ///   - redirectPath: the redirect URI's path, as registered with the provider.
     ///   - timeout: seconds to wait for the answer.
-    ///   - opensBrowser: `false` only hands the page to `prompt`.
+    ///   - opensBrowser: `false` only hands the page's address to `prompt`.
     ///   - prompt: called once the page is ready, before the wait.
     /// - Returns: the new session, already in the vault.
     /// - Throws: `RiderError.invalidConfiguration(_:)` (no client id, no authorization endpoint,
@@ -74,38 +76,37 @@ public struct SignInWithBrowser: Sendable {
             throw RiderError.invalidConfiguration("the redirect path \(redirectPath) is not a path (it starts with / "
                 + "and has no query)")
         }
-        let endpoint = try await listener.listen(path: redirectPath)
+        let agent = try await userAgent.beginAuthorization(redirectPath: redirectPath)
         let outcome: Result<Session, any Error>
         do {
-            outcome = .success(try await signIn(through: endpoint, timeout: timeout, opensBrowser: opensBrowser,
-                                                prompt: prompt))
+            outcome = .success(try await signIn(in: agent, timeout: timeout, opensBrowser: opensBrowser, prompt: prompt))
         } catch {
             outcome = .failure(error)
         }
-        // Whatever happened, the browser hears it and the port is freed.
-        await endpoint.finish(with: Self.page(for: outcome))
+        // Whatever happened, the person hears it where they are looking and the port is freed.
+        await agent.finish(with: Self.page(for: outcome))
         return try outcome.get()
     }
 
-    private func signIn(through endpoint: any AuthorizationRedirectEndpoint, timeout: TimeInterval,
+    private func signIn(in agent: any ExternalUserAgentSession, timeout: TimeInterval,
                         opensBrowser: Bool, prompt: @Sendable (Prompt) async -> Void) async throws -> Session {
-        let authorization = try await sessions.authorizeInBrowser(redirectURI: endpoint.redirectURI,
+        let authorization = try await sessions.authorizeInBrowser(redirectURI: agent.redirectURI,
                                                                   cryptography: cryptography)
-        // The endpoint checks the state before the wait is spent; `code(from:)` checks it again.
-        let start = try await endpoint.offer(authorization.url, acceptingAnswers: { authorization.isAnswer($0) })
-        let opened = opensBrowser ? try await browser.open(start) : false
-        await prompt(Prompt(url: start, openedInBrowser: opened))
-        let redirect = try await firstRedirect(at: endpoint, within: timeout)
+        // The user agent checks the state before the wait is spent; `code(from:)` checks it again.
+        let presented = try await agent.present(authorization.url, shows: opensBrowser,
+                                                acceptingAnswers: { authorization.isAnswer($0) })
+        await prompt(Prompt(url: presented.address, openedInBrowser: presented.shown))
+        let redirect = try await firstRedirect(in: agent, within: timeout)
         let code = try authorization.code(from: redirect)
         return try await sessions.signIn(withCode: code, of: authorization)
     }
 
-    /// The endpoint's redirect, or `RiderError.authorizationExpired` once `timeout` passed.
-    private func firstRedirect(at endpoint: any AuthorizationRedirectEndpoint, within timeout: TimeInterval)
+    /// The user agent's redirect, or `RiderError.authorizationExpired` once `timeout` passed.
+    private func firstRedirect(in agent: any ExternalUserAgentSession, within timeout: TimeInterval)
         async throws -> URL {
         let clock = clock
         return try await withThrowingTaskGroup(of: URL?.self) { group in
-            group.addTask { try await endpoint.redirect() }
+            group.addTask { try await agent.redirect() }
             group.addTask {
                 try await clock.sleep(for: timeout)
                 return nil

@@ -16,15 +16,23 @@ import RiderDomain
 /// `/start/<random>` (256 bits from the system's CSPRNG), which redirects once and answers 410
 /// after; a second request there stops the wait, since it means another program may have read
 /// the address and opened it first.
-public struct NIOLoopbackListener: LoopbackListener {
+///
+/// The redirect half of ``LoopbackBrowserUserAgent``, which starts the browser with the one-time
+/// address.
+package struct NIOLoopbackListener: Sendable {
     private let group: any EventLoopGroup
 
     /// - Parameter group: the event loops to listen on; NIO's shared ones by default.
-    public init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    package init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.group = group
     }
 
-    public func listen(path: String) async throws -> any AuthorizationRedirectEndpoint {
+    /// Starts listening for requests to `path`.
+    /// - Parameter path: the redirect URI's path, for example `/callback`.
+    /// - Returns: the endpoint, already accepting connections.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when nothing can listen (no loopback
+    ///   interface, no free port).
+    package func listen(path: String) async throws -> LoopbackRedirectEndpoint {
         let state = RedirectState(path: path)
         let channel: any Channel
         do {
@@ -49,13 +57,39 @@ public struct NIOLoopbackListener: LoopbackListener {
     }
 }
 
-/// The listening endpoint handed to the sign-in.
-private struct LoopbackRedirectEndpoint: AuthorizationRedirectEndpoint {
-    let redirectURI: URL
-    let channel: any Channel
-    let state: RedirectState
+/// One listening redirect endpoint: sends the browser on to the provider's page once, hands out
+/// the provider's redirect once, then answers the browser and stops.
+///
+/// Only a redirect that belongs to the sign-in (its `state` matches) ends the wait: any other
+/// request to the path is answered 400 and the wait goes on, so a program or web page that finds
+/// the port cannot end the sign-in. Requests to another path get 404, other methods than `GET`
+/// get 405; none of them ends the wait.
+package struct LoopbackRedirectEndpoint: Sendable {
+    /// The `redirect_uri` to send the provider (`http://127.0.0.1:<port>/callback`).
+    package let redirectURI: URL
+    private let channel: any Channel
+    private let state: RedirectState
 
-    func offer(_ page: URL, acceptingAnswers isAnswer: @escaping @Sendable (URL) -> Bool) async throws -> URL {
+    fileprivate init(redirectURI: URL, channel: any Channel, state: RedirectState) {
+        self.redirectURI = redirectURI
+        self.channel = channel
+        self.state = state
+    }
+
+    /// Readies the endpoint for one authorization request: from now on it hands over only the
+    /// redirects `isAnswer` accepts, and it offers `page` behind an address of its own that sends
+    /// a browser on to it once.
+    ///
+    /// The provider's page carries the request's `state` and PKCE challenge. A browser started
+    /// with it would show them to every user of the machine (in the process list); the address
+    /// returned here holds nothing but a random one-time path.
+    /// - Parameters:
+    ///   - page: the provider's authorization page, with the request's query.
+    ///   - isAnswer: whether a redirect is this request's answer (carries its `state`); called for
+    ///     every request to the redirect path, so it must be quick and must not block.
+    /// - Returns: the address to open in the browser, `http://127.0.0.1:<port>/start/<random>`.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when no address can be made.
+    package func offer(_ page: URL, acceptingAnswers isAnswer: @escaping @Sendable (URL) -> Bool) async throws -> URL {
         // 32 bytes: 256 bits, so the address can only be had by reading it, never by guessing.
         let token = SwiftCryptoSignInCryptography().randomBytes(count: 32).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -68,11 +102,20 @@ private struct LoopbackRedirectEndpoint: AuthorizationRedirectEndpoint {
         return address
     }
 
-    func redirect() async throws -> URL {
+    /// Waits for the redirect: the first `GET` to the path that the check given to
+    /// ``offer(_:acceptingAnswers:)`` accepts.
+    /// - Returns: the whole address the browser asked for, its query holding the provider's answer.
+    /// - Throws: `CancellationError` when the task is cancelled; the endpoint keeps listening
+    ///   until ``finish(with:)``. `RiderError.untrustedAuthorizationResponse(_:)` when the
+    ///   one-time address was asked for twice, which is what a second program that read it and
+    ///   opened it first leaves behind.
+    package func redirect() async throws -> URL {
         try await state.waitForRedirect()
     }
 
-    func finish(with page: RedirectPage) async {
+    /// Answers the browser's request with `page` (when a redirect came) and stops listening.
+    /// Call it exactly once, whatever happened: it is what frees the port.
+    package func finish(with page: RedirectPage) async {
         let children = state.finish(answering: page)
         try? await channel.close()
         for child in children { try? await child.close() }

@@ -9,18 +9,21 @@ import RiderDomain
 /// address cannot run anything; only http(s) addresses are opened at all. The browser starts
 /// without any `RIDER_*` variable: it may run long after the sign-in, and has no use for the vault
 /// passphrase, the client secret or anything else rider was configured with.
-public struct SystemBrowserOpener: BrowserOpener {
+///
+/// The browser half of ``LoopbackBrowserUserAgent``.
+package struct SystemBrowserOpener: Sendable {
     private let environment: [String: String]
 
     /// - Parameter environment: where `BROWSER`, `DISPLAY`, `WAYLAND_DISPLAY` and `PATH` are read.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
     }
 
+    /// Asks for `url` to be shown.
     /// - Returns: whether a browser was started; `false` without `BROWSER` and without a
     ///   graphical session or `xdg-open`, and for an address that is not http(s).
     /// - Throws: `RiderError.invalidConfiguration(_:)` when `BROWSER` is set but cannot be started.
-    public func open(_ url: URL) async throws -> Bool {
+    package func open(_ url: URL) async throws -> Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else { return false }
         if let browser = environment["BROWSER"], !browser.trimmingCharacters(in: .whitespaces).isEmpty {
             // `$BROWSER` may name a program with options ("firefox --new-window"): the shell splits

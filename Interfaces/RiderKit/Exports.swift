@@ -43,8 +43,7 @@
 // MARK: Infrastructure — the stock adapters
 
 @_exported import class RiderInfrastructure.AsyncHTTPClientTransport
-@_exported import struct RiderInfrastructure.SystemBrowserOpener
-@_exported import struct RiderInfrastructure.NIOLoopbackListener
+@_exported import struct RiderInfrastructure.LoopbackBrowserUserAgent
 @_exported import struct RiderInfrastructure.ProxyEnvironment
 @_exported import class RiderInfrastructure.SecretServiceTokenVault
 @_exported import class RiderInfrastructure.EncryptedFileTokenVault

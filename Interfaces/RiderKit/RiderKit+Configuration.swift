@@ -60,12 +60,10 @@ extension RiderKit {
         /// without discovery. With ``discovery``, set `token` or `revocation` here (not only in
         /// ``api``) for them to win.
         public var endpoints: ProviderEndpoints
-        /// Shows the provider's pages (browser sign-in, device approval): the system browser unless
-        /// told; a program with a window may use its own web view.
-        public var browser: any BrowserOpener = SystemBrowserOpener()
-        /// Receives the browser's return from the provider's sign-in page: `127.0.0.1` on a port the
-        /// system picks unless told.
-        public var loopbackListener: any LoopbackListener = NIOLoopbackListener()
+        /// Presents the provider's sign-in page and receives its redirect: the system browser and
+        /// `127.0.0.1` on a port the system picks unless told (`LoopbackBrowserUserAgent`); a
+        /// program with a window may use its own web view.
+        public var userAgent: any ExternalUserAgent = LoopbackBrowserUserAgent()
         /// Where spans go: swift-distributed-tracing's bootstrapped (or task-bound) tracer unless
         /// told, a no-op when none is bound; `NoSpanTracer()` turns tracing off entirely. A program
         /// chooses its tracer by bootstrapping swift-distributed-tracing, not here.

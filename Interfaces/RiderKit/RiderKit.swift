@@ -19,7 +19,7 @@ import RiderOpenIDConnect
 ///
 /// The only type that knows every concrete adapter. Programs that want other adapters (a test
 /// stub transport, their own vault) use
-/// ``init(api:transport:vault:cache:clock:lock:cacheSettings:clearsCacheOnLogout:identity:sportCatalogue:reauthentication:metrics:avatarUpload:browser:loopbackListener:)``.
+/// ``init(api:transport:vault:cache:clock:lock:cacheSettings:clearsCacheOnLogout:identity:sportCatalogue:reauthentication:metrics:avatarUpload:userAgent:)``.
 public struct RiderKit: Sendable {
     public let api: APIConfiguration
     /// Where token and revocation requests go: ``api``'s paths, or an issuer's discovered endpoints.
@@ -95,10 +95,9 @@ public struct RiderKit: Sendable {
     ///   - metrics: told of every request attempt, retry, refresh and cache lookup (for example a
     ///     `SwiftMetricsRecorder`).
     ///   - avatarUpload: the largest avatar image sent (5 MiB unless told).
-    ///   - browser: shows the provider's pages (browser sign-in, device approval); the system
-    ///     browser unless told — a program with a window may show them in its own web view.
-    ///   - loopbackListener: receives the browser's return from the provider's sign-in page;
-    ///     `127.0.0.1` on a port the system picks unless told.
+    ///   - userAgent: presents the provider's sign-in page and receives its redirect; the system
+    ///     browser and `127.0.0.1` on a port the system picks unless told — a program with a
+    ///     window may show the page in its own web view.
     public init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                 cache: any UserCache, clock: any Clock, lock: (any RefreshLock)? = nil,
                 cacheSettings: CacheSettings = CacheSettings(), clearsCacheOnLogout: Bool = true,
@@ -106,14 +105,12 @@ public struct RiderKit: Sendable {
                 sportCatalogue: (any SportCatalogueCache)? = nil,
                 reauthentication: Reauthentication? = nil, metrics: any MetricsRecorder = NoMetrics(),
                 avatarUpload: UploadAvatar.Configuration = UploadAvatar.Configuration(),
-                browser: any BrowserOpener = SystemBrowserOpener(),
-                loopbackListener: any LoopbackListener = NIOLoopbackListener()) {
+                userAgent: any ExternalUserAgent = LoopbackBrowserUserAgent()) {
         self.init(api: api, transport: transport, vault: vault, cache: cache, clock: clock,
                   lock: lock ?? InProcessRefreshLock(), cacheSettings: cacheSettings,
                   clearsCacheOnLogout: clearsCacheOnLogout, identity: identity,
                   sportCatalogue: sportCatalogue ?? InMemorySportCatalogueCache(), reauthentication: reauthentication,
-                  metrics: metrics, avatarUpload: avatarUpload, logger: nil, browser: browser,
-                  loopbackListener: loopbackListener,
+                  metrics: metrics, avatarUpload: avatarUpload, logger: nil, userAgent: userAgent,
                   tracer: SwiftDistributedTracingTracer())
     }
 
@@ -123,8 +120,8 @@ public struct RiderKit: Sendable {
                  cacheSettings: CacheSettings, clearsCacheOnLogout: Bool, identity: RequestIdentity,
                  sportCatalogue: any SportCatalogueCache, reauthentication: Reauthentication?,
                  metrics: any MetricsRecorder, avatarUpload: UploadAvatar.Configuration, logger: Logger?,
-                 authorizationServer: AuthorizationServer? = nil, browser: any BrowserOpener = SystemBrowserOpener(),
-                 loopbackListener: any LoopbackListener = NIOLoopbackListener(),
+                 authorizationServer: AuthorizationServer? = nil,
+                 userAgent: any ExternalUserAgent = LoopbackBrowserUserAgent(),
                  caches: AccountScoped<any UserCache>? = nil,
                  catalogues: AccountScoped<any SportCatalogueCache>? = nil,
                  tracer: any SpanTracer = NoSpanTracer()) {
@@ -164,7 +161,7 @@ public struct RiderKit: Sendable {
         accounts = Accounts(vault: accountVault, sessions: sessions, caches: caches, catalogues: catalogues)
         login = loginUseCase
         signInWithDeviceCode = SignInWithDeviceCode(sessions: sessions, clock: clock)
-        signInWithBrowser = SignInWithBrowser(sessions: sessions, listener: loopbackListener, browser: browser,
+        signInWithBrowser = SignInWithBrowser(sessions: sessions, userAgent: userAgent,
                                               cryptography: SwiftCryptoSignInCryptography(), clock: clock)
         logout = Logout(api: client, sessions: sessions, cache: cache, clearsCache: clearsCacheOnLogout)
         register = Register(api: client)
@@ -321,8 +318,7 @@ public struct RiderKit: Sendable {
                         clearsCacheOnLogout: configuration.cache.clearsOnLogout, identity: configuration.identity,
                         sportCatalogue: sportCatalogue, reauthentication: configuration.reauthentication,
                         metrics: configuration.metrics ?? NoMetrics(), avatarUpload: UploadAvatar.Configuration(),
-                        logger: configuration.logger, authorizationServer: server, browser: configuration.browser,
-                        loopbackListener: configuration.loopbackListener,
+                        logger: configuration.logger, authorizationServer: server, userAgent: configuration.userAgent,
                         caches: isReplay ? nil : caches, catalogues: isReplay ? nil : catalogues,
                         tracer: configuration.tracer)
     }

@@ -151,7 +151,7 @@ struct LoginCommand: GlobalOptionsCommand {
         if let warning = await Self.verificationPageWarning(pending, context) {
             Console.standardError("rider: warning: " + warning.terminalSafe)
         }
-        if !noBrowser, try await SystemBrowserOpener().open(page) {
+        if !noBrowser, try await LoopbackBrowserUserAgent().show(page) {
             Console.standardError("(the page was opened in your browser)")
         }
         Console.standardError("Waiting for the sign-in to be approved (Ctrl-C to give up)…")
@@ -204,7 +204,7 @@ struct LoginCommand: GlobalOptionsCommand {
             && context.rider.api.clientID != nil
         let device = metadata.supportsGrant(AuthorizationServer.deviceCodeGrant)
         let password = try await server.passwordGrantRefusal() == nil
-        if browser, SystemBrowserOpener().canOpenPages { return (.browser, password) }
+        if browser, LoopbackBrowserUserAgent().canOpenPages { return (.browser, password) }
         if device { return (.device, password) }
         if browser, !password { return (.browser, password) }
         return nil

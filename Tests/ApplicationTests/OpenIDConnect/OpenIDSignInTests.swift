@@ -23,7 +23,7 @@ struct OpenIDSignInTests {
     struct Rig {
         let transport = StubTransport()
         let vault = SpyTokenVault()
-        let listener = ScriptedListener()
+        let listener = ScriptedUserAgent()
         let configuration: APIConfiguration
         let sessions: SessionEngine
         let signIn: SignInWithBrowser
@@ -40,8 +40,8 @@ struct OpenIDSignInTests {
             let server = AuthorizationServer(configuration: configuration, discovery: discovery)
             sessions = SessionEngine(configuration: configuration, transport: transport, vault: vault, clock: clock,
                                      authorizationServer: server, idTokenVerifier: PayloadVerifier())
-            signIn = SignInWithBrowser(sessions: sessions, listener: listener, browser: SpyBrowser(),
-                                       cryptography: FixedCryptography(), clock: clock)
+            signIn = SignInWithBrowser(sessions: sessions, userAgent: listener, cryptography: FixedCryptography(),
+                                       clock: clock)
             transport.stub(.get, ProviderDiscoveryTests.openID, with: .successful(ProviderDiscoveryTests.document()))
             transport.stub(.get, "/jwks.json", with: .status(200, body: "trusted"))
             transport.stub(.post, "/oauth/revoke", with: .status(200))
@@ -68,7 +68,7 @@ struct OpenIDSignInTests {
                 if let body = try? tokens(nonce) {
                     transport.stub(.post, "/oauth/token", times: 1, with: .successful(body, headers: headers))
                 }
-                listener.deliver("\(ScriptedListener.redirectURI)?code=c&state=\(state)&iss=https%3A%2F%2Fid.example.test")
+                listener.deliver("\(ScriptedUserAgent.redirectURI)?code=c&state=\(state)&iss=https%3A%2F%2Fid.example.test")
             }
         }
     }

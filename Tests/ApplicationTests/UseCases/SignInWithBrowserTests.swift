@@ -6,8 +6,8 @@ import RiderKitTesting
 import Testing
 import TestSupport
 
-/// The browser sign-in from the client's side: a scripted provider, a scripted browser that
-/// answers through an in-memory loopback listener, and the answer's checks.
+/// The browser sign-in from the client's side: a scripted provider, a scripted user agent that
+/// answers in memory as the loopback listener would, and the answer's checks.
 @Suite("Browser sign-in")
 struct SignInWithBrowserTests {
     static let authorizePath = "https://login.example.test/authorize?tenant=riders"
@@ -15,8 +15,7 @@ struct SignInWithBrowserTests {
     struct Rig {
         let transport = StubTransport()
         let vault = SpyTokenVault()
-        let listener = ScriptedListener()
-        let browser = SpyBrowser()
+        let listener = ScriptedUserAgent()
         let configuration: APIConfiguration
         let signIn: SignInWithBrowser
 
@@ -30,19 +29,19 @@ struct SignInWithBrowserTests {
                 explicit: ProviderEndpoints(authorization: URL(string: SignInWithBrowserTests.authorizePath)))
             let sessions = SessionEngine(configuration: configuration, transport: transport, vault: vault, clock: clock,
                                          authorizationServer: server)
-            signIn = SignInWithBrowser(sessions: sessions, listener: listener, browser: browser,
-                                       cryptography: FixedCryptography(), clock: clock)
+            signIn = SignInWithBrowser(sessions: sessions, userAgent: listener, cryptography: FixedCryptography(),
+                                       clock: clock)
         }
 
         /// Signs in, the browser answering with what `answer` makes of the authorization page's
-        /// query (the page the listener was asked to offer), each reply delivered in turn.
+        /// query (the page the user agent was asked to present), each reply delivered in turn.
         func run(answer: @escaping @Sendable ([String: String]) -> [String]) async throws -> Session {
             let listener = listener
             return try await signIn { _ in
                 let page = listener.offered.last
                 let query = Dictionary(page.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }?
                     .queryItems?.map { ($0.name, $0.value ?? "") } ?? [], uniquingKeysWith: { first, _ in first })
-                for reply in answer(query) { listener.deliver("\(ScriptedListener.redirectURI)?\(reply)") }
+                for reply in answer(query) { listener.deliver("\(ScriptedUserAgent.redirectURI)?\(reply)") }
             }
         }
 
@@ -65,7 +64,7 @@ struct SignInWithBrowserTests {
         #expect(value("tenant") == "riders", "the endpoint's own query is kept")
         #expect(value("response_type") == "code")
         #expect(value("client_id") == "rider-cli")
-        #expect(value("redirect_uri") == ScriptedListener.redirectURI)
+        #expect(value("redirect_uri") == ScriptedUserAgent.redirectURI)
         #expect(value("scope") == "profile email")
         #expect(value("code_challenge_method") == "S256")
         // RFC 7636 Appendix B: this verifier has this challenge.
@@ -101,7 +100,7 @@ struct SignInWithBrowserTests {
         #expect(rig.transport.count(.post, rig.configuration.revokePath) == 2, "the tokens issued for nothing are revoked")
     }
 
-    @Test("the browser and the prompt get the listener's one-time address, which holds no state, challenge or nonce")
+    @Test("the user agent is asked to show the page, and the prompt gets the address it gives, which holds no state, challenge or nonce")
     func oneTimeAddress() async throws {
         let rig = try Rig(scope: "openid email")
         let prompted = Mutex<URL?>(nil)
@@ -109,16 +108,16 @@ struct SignInWithBrowserTests {
         await #expect(throws: RiderError.self) {
             _ = try await rig.signIn { prompt in
                 prompted.withLock { $0 = prompt.url }
-                listener.deliver("\(ScriptedListener.redirectURI)?error=access_denied&state="
+                listener.deliver("\(ScriptedUserAgent.redirectURI)?error=access_denied&state="
                     + (listener.offeredQuery("state") ?? ""))
             }
         }
-        #expect(rig.browser.opened == [ScriptedListener.startAddress])
-        #expect(prompted.withLock { $0 } == ScriptedListener.startAddress)
+        #expect(rig.listener.shows == [true])
+        #expect(prompted.withLock { $0 } == ScriptedUserAgent.startAddress)
         let page = try #require(rig.listener.offered.only)
         for secret in ["state", "nonce", "code_challenge"] {
             let value = try #require(rig.listener.offeredQuery(secret))
-            #expect(!ScriptedListener.startAddress.absoluteString.contains(value), "\(secret)")
+            #expect(!ScriptedUserAgent.startAddress.absoluteString.contains(value), "\(secret)")
         }
         #expect(page.host == "login.example.test")
     }
@@ -201,7 +200,7 @@ struct SignInWithBrowserTests {
         #expect(thrown?.code == .invalidConfiguration)
         #expect(thrown?.message.contains("set the client id (clientID)") == true, "\(thrown?.message ?? "")")
         #expect(thrown?.remedy == .setClientID, "the CLI names client_id and RIDER_CLIENT_ID from it")
-        #expect(rig.browser.opened.isEmpty)
+        #expect(rig.listener.offered.isEmpty)
         #expect(rig.listener.pages.count == 1)
     }
 
@@ -212,10 +211,10 @@ struct SignInWithBrowserTests {
         let listener = rig.listener
         _ = try await rig.signIn(opensBrowser: false) { prompt in
             #expect(!prompt.openedInBrowser)
-            #expect(prompt.url == ScriptedListener.startAddress)
-            listener.deliver("\(ScriptedListener.redirectURI)?code=c&state=\(listener.offeredQuery("state") ?? "")")
+            #expect(prompt.url == ScriptedUserAgent.startAddress)
+            listener.deliver("\(ScriptedUserAgent.redirectURI)?code=c&state=\(listener.offeredQuery("state") ?? "")")
         }
-        #expect(rig.browser.opened.isEmpty)
+        #expect(rig.listener.shows == [false])
     }
 }
 
@@ -226,11 +225,11 @@ struct BrowserAuthorizationTests {
 
     func authorization(issuer: String? = issuer, required: Bool = true) throws -> BrowserAuthorization {
         try BrowserAuthorization(endpoint: URL(string: "https://login.example.test/authorize")!, clientID: "c",
-                                 redirectURI: URL(string: ScriptedListener.redirectURI)!, scope: nil, issuer: issuer,
+                                 redirectURI: URL(string: ScriptedUserAgent.redirectURI)!, scope: nil, issuer: issuer,
                                  issuerIsRequired: required, cryptography: FixedCryptography())
     }
 
-    func answer(_ query: String) -> URL { URL(string: "\(ScriptedListener.redirectURI)?\(query)")! }
+    func answer(_ query: String) -> URL { URL(string: "\(ScriptedUserAgent.redirectURI)?\(query)")! }
 
     @Test("the right state and iss give the code")
     func accepted() throws {
@@ -322,32 +321,26 @@ struct WaitingClock: Clock {
     }
 }
 
-final class SpyBrowser: BrowserOpener, Sendable {
-    private let urls = Mutex<[URL]>([])
-    var opened: [URL] { urls.withLock { $0 } }
-    func open(_ url: URL) async throws -> Bool {
-        urls.withLock { $0.append(url) }
-        return true
-    }
-}
-
-/// An in-memory redirect endpoint: the test delivers the browser's return, and only what the
-/// offered check accepts ends the wait, as with the real listener.
-final class ScriptedListener: RiderDomain.LoopbackListener, AuthorizationRedirectEndpoint, Sendable {
+/// An in-memory user agent: the test delivers the browser's return, and only what the presented
+/// check accepts ends the wait, as with the real listener.
+final class ScriptedUserAgent: ExternalUserAgent, ExternalUserAgentSession, Sendable {
     static let redirectURI = "http://127.0.0.1:50000/callback"
     static let startAddress = URL(string: "http://127.0.0.1:50000/start/one-time")!
-    var redirectURI: URL { URL(string: ScriptedListener.redirectURI)! }
+    var redirectURI: URL { URL(string: ScriptedUserAgent.redirectURI)! }
     private let stream = AsyncStream<URL>.makeStream()
     private let finished = Mutex<[RedirectPage]>([])
     private let paths = Mutex<[String]>([])
     private let offers = Mutex<[URL]>([])
+    private let showing = Mutex<[Bool]>([])
     private let check = Mutex<(@Sendable (URL) -> Bool)?>(nil)
     private let refusals = Mutex<[URL]>([])
 
     var pages: [RedirectPage] { finished.withLock { $0 } }
     var listenedPaths: [String] { paths.withLock { $0 } }
-    /// The provider's pages the sign-in asked to offer.
+    /// The provider's pages the sign-in asked to present.
     var offered: [URL] { offers.withLock { $0 } }
+    /// Whether each presentation was to be shown (`opensBrowser`).
+    var shows: [Bool] { showing.withLock { $0 } }
     /// The redirects the check refused (each answered 400 by a real listener).
     var refused: [URL] { refusals.withLock { $0 } }
 
@@ -357,18 +350,23 @@ final class ScriptedListener: RiderDomain.LoopbackListener, AuthorizationRedirec
             .first { $0.name == name }?.value
     }
 
-    func offer(_ page: URL, acceptingAnswers isAnswer: @escaping @Sendable (URL) -> Bool) async throws -> URL {
+    func present(_ page: URL, shows: Bool, acceptingAnswers isAnswer: @escaping @Sendable (URL) -> Bool)
+        async throws -> UserAgentPresentation {
         offers.withLock { $0.append(page) }
+        showing.withLock { $0.append(shows) }
         check.withLock { $0 = isAnswer }
-        return Self.startAddress
+        return UserAgentPresentation(address: Self.startAddress, shown: shows)
     }
+
+    /// The device sign-in's page is no part of these tests.
+    func show(_ page: URL) async throws -> Bool { false }
 
     func deliver(_ text: String) {
         if let url = URL(string: text) { stream.continuation.yield(url) }
     }
 
-    func listen(path: String) async throws -> any AuthorizationRedirectEndpoint {
-        paths.withLock { $0.append(path) }
+    func beginAuthorization(redirectPath: String) async throws -> any ExternalUserAgentSession {
+        paths.withLock { $0.append(redirectPath) }
         return self
     }
 

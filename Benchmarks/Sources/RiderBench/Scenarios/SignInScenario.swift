@@ -23,7 +23,7 @@ struct SignInScenario {
         configuration.api.clientID = "rider-cli"
         configuration.api.scope = "openid email"
         configuration.discovery = try ProviderDiscovery.Configuration(issuer: server.baseURL)
-        configuration.browser = person
+        configuration.userAgent = person
         let rider = try RiderKit.live(configuration: configuration)
         let passwordKit = RiderKit(api: try server.api, transport: transport, vault: InMemoryTokenVault(),
                                    cache: InMemoryUserCache(), clock: SystemClock())
@@ -50,42 +50,68 @@ struct SignInScenario {
     }
 }
 
-/// The person's part, done as fast as a program can: the one-time address followed to the page,
-/// the page fetched, its form posted with the demo account's password, and the provider's
-/// redirect followed back to RiderKit's listener.
-struct ScriptedPerson: BrowserOpener {
+/// The person's part, done as fast as a program can: RiderKit's own user agent listens for the
+/// redirect and makes its one-time address, then instead of a browser process the address is
+/// followed to the page, the page fetched, its form posted with the demo account's password, and
+/// the provider's redirect followed back to RiderKit's listener.
+struct ScriptedPerson: ExternalUserAgent {
     let server: URL
     let transport: AsyncHTTPClientTransport
+    /// The listener; its browser is never started (`shows: false`).
+    let loopback = LoopbackBrowserUserAgent()
 
-    func open(_ url: URL) async throws -> Bool {
-        let transport = transport, server = server
-        Task {
-            // RiderKit hands the browser its listener's one-time address, which redirects to the
-            // provider's page; the bare transport follows no redirect, so the person does.
-            let start = try await transport.send(HTTPRequest(method: .get, url: url, followsRedirects: false))
-            guard start.status == 303, let location = start.headers["Location"], let provider = URL(string: location) else {
-                throw BenchFailure("the one-time address did not lead to the provider (\(start.status))")
+    func beginAuthorization(redirectPath: String) async throws -> any ExternalUserAgentSession {
+        Attempt(listening: try await loopback.beginAuthorization(redirectPath: redirectPath), server: server,
+                transport: transport)
+    }
+
+    func show(_ page: URL) async throws -> Bool { false }
+
+    /// One sign-in: RiderKit's listening session, its page visited by the script.
+    struct Attempt: ExternalUserAgentSession {
+        let listening: any ExternalUserAgentSession
+        let server: URL
+        let transport: AsyncHTTPClientTransport
+
+        var redirectURI: URL { listening.redirectURI }
+
+        func present(_ page: URL, shows: Bool, acceptingAnswers isAnswer: @escaping @Sendable (URL) -> Bool)
+            async throws -> UserAgentPresentation {
+            let offered = try await listening.present(page, shows: false, acceptingAnswers: isAnswer)
+            let transport = transport, server = server, url = offered.address
+            Task {
+                // RiderKit's listener offers a one-time address, which redirects to the provider's
+                // page; the bare transport follows no redirect, so the person does.
+                let start = try await transport.send(HTTPRequest(method: .get, url: url, followsRedirects: false))
+                guard start.status == 303, let location = start.headers["Location"], let provider = URL(string: location)
+                else {
+                    throw BenchFailure("the one-time address did not lead to the provider (\(start.status))")
+                }
+                let page = try await transport.send(HTTPRequest(method: .get, url: provider))
+                let html = String(decoding: page.body, as: UTF8.self)
+                guard let request = html.firstMatch(of: /name="request" value="([^"]+)"/)?.1 else {
+                    throw BenchFailure("no sign-in form at \(provider)")
+                }
+                var form = URLComponents()
+                form.queryItems = [URLQueryItem(name: "request", value: String(request)),
+                                   URLQueryItem(name: "email", value: ServerProcess.demoEmail),
+                                   URLQueryItem(name: "password", value: ServerProcess.demoPassword),
+                                   URLQueryItem(name: "action", value: "approve")]
+                let body = (form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+                let answer = try await transport.send(HTTPRequest(
+                    method: .post, url: server.appendingPathComponent("oauth2/authorize"),
+                    headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(body.utf8),
+                    followsRedirects: false))
+                guard let location = answer.headers["Location"], let back = URL(string: location) else {
+                    throw BenchFailure("the provider did not send the browser back (\(answer.status))")
+                }
+                _ = try await transport.send(HTTPRequest(method: .get, url: back))
             }
-            let page = try await transport.send(HTTPRequest(method: .get, url: provider))
-            let html = String(decoding: page.body, as: UTF8.self)
-            guard let request = html.firstMatch(of: /name="request" value="([^"]+)"/)?.1 else {
-                throw BenchFailure("no sign-in form at \(provider)")
-            }
-            var form = URLComponents()
-            form.queryItems = [URLQueryItem(name: "request", value: String(request)),
-                               URLQueryItem(name: "email", value: ServerProcess.demoEmail),
-                               URLQueryItem(name: "password", value: ServerProcess.demoPassword),
-                               URLQueryItem(name: "action", value: "approve")]
-            let body = (form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
-            let answer = try await transport.send(HTTPRequest(
-                method: .post, url: server.appendingPathComponent("oauth2/authorize"),
-                headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(body.utf8),
-                followsRedirects: false))
-            guard let location = answer.headers["Location"], let back = URL(string: location) else {
-                throw BenchFailure("the provider did not send the browser back (\(answer.status))")
-            }
-            _ = try await transport.send(HTTPRequest(method: .get, url: back))
+            return UserAgentPresentation(address: url, shown: true)
         }
-        return true
+
+        func redirect() async throws -> URL { try await listening.redirect() }
+
+        func finish(with page: RedirectPage) async { await listening.finish(with: page) }
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+import RiderDomain
+
+/// The command line's user agent: the system browser, and the provider's redirect received on
+/// `http://127.0.0.1:<port><path>` (RFC 8252 §7.3), the port chosen by the system. RiderKit's
+/// default ``ExternalUserAgent``.
+///
+/// The browser is `$BROWSER` when it is set, run with the address as its one argument, else
+/// `xdg-open` in a graphical session; with neither, nothing is opened and the caller prints the
+/// address. The browser is never given the provider's page, whose query holds the request's
+/// `state` and PKCE challenge, since every process on the machine can read its arguments: it gets
+/// a one-time `http://127.0.0.1:<port>/start/<random>` address that sends it on to the page once.
+/// A local program that reads that address and opens it first makes the sign-in stop
+/// (`untrustedAuthorizationResponse`); a user agent that presents the page in-process (a web view)
+/// has no such address.
+///
+/// The listener answers 400 to any request whose `Host` is not its own (DNS rebinding) and to a
+/// redirect without the sign-in's `state`, and neither ends the wait.
+public struct LoopbackBrowserUserAgent: ExternalUserAgent {
+    private let listener: NIOLoopbackListener
+    private let browser: SystemBrowserOpener
+
+    /// - Parameter environment: where `BROWSER`, `DISPLAY`, `WAYLAND_DISPLAY` and `PATH` are read;
+    ///   the browser starts with it, less every `RIDER_*` variable.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(listener: NIOLoopbackListener(), browser: SystemBrowserOpener(environment: environment))
+    }
+
+    /// Built from its two halves.
+    package init(listener: NIOLoopbackListener, browser: SystemBrowserOpener) {
+        self.listener = listener
+        self.browser = browser
+    }
+
+    /// Listens on `127.0.0.1` for requests to `redirectPath`.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when nothing can listen (no loopback
+    ///   interface, no free port).
+    public func beginAuthorization(redirectPath: String) async throws -> any ExternalUserAgentSession {
+        LoopbackBrowserSession(endpoint: try await listener.listen(path: redirectPath), browser: browser)
+    }
+
+    /// Opens `page` in the system browser.
+    /// - Returns: whether a browser was started; `false` without `BROWSER` and without a
+    ///   graphical session or `xdg-open`, and for an address that is not http(s).
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when `BROWSER` is set but cannot be started.
+    public func show(_ page: URL) async throws -> Bool {
+        try await browser.open(page)
+    }
+
+    /// Whether a page would be shown: `BROWSER` is set, or a graphical session has `xdg-open`.
+    /// `rider login` picks the browser sign-in over the device code by it.
+    package var canOpenPages: Bool { browser.canOpenPages }
+}
+
+/// One sign-in: the listening endpoint, and the browser started with its one-time address.
+private struct LoopbackBrowserSession: ExternalUserAgentSession {
+    let endpoint: LoopbackRedirectEndpoint
+    let browser: SystemBrowserOpener
+
+    var redirectURI: URL { endpoint.redirectURI }
+
+    func present(_ page: URL, shows: Bool, acceptingAnswers isAnswer: @escaping @Sendable (URL) -> Bool)
+        async throws -> UserAgentPresentation {
+        let start = try await endpoint.offer(page, acceptingAnswers: isAnswer)
+        return UserAgentPresentation(address: start, shown: shows ? try await browser.open(start) : false)
+    }
+
+    func redirect() async throws -> URL {
+        try await endpoint.redirect()
+    }
+
+    func finish(with page: RedirectPage) async {
+        await endpoint.finish(with: page)
+    }
+}
