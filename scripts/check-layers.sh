@@ -56,6 +56,17 @@ if [ -n "$advice" ]; then
   status=1
 fi
 
+# A request's credentials are written in one place (AuthorizationHeader), so a new scheme (DPoP)
+# or a rule about where a token may go is added once, not once per caller.
+writers=$(search '\["Authorization"\]\s*=' Application \
+          | without '^Application/Authorization/AuthorizationHeader\.swift:' | without '^[^:]+:[0-9]+:\s*//')
+if [ -n "$writers" ]; then
+  echo "check-layers: only Application/Authorization/AuthorizationHeader.swift writes an Authorization header:" >&2
+  echo "$writers" >&2
+  status=1
+fi
+
 [ $status -eq 0 ] && echo "check-layers: Domain and Application import only Foundation and inner layers;" \
-  "RiderKitTesting only RiderKit's public layers and Testing; no rider command in inner-layer strings"
+  "RiderKitTesting only RiderKit's public layers and Testing; no rider command in inner-layer strings;" \
+  "one Authorization header writer"
 exit $status

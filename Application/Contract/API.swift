@@ -118,8 +118,7 @@ extension API {
         }
         switch configuration.clientAuthentication {
         case .basic:
-            let pair = FormEncoding.escape(clientID, spaceAsPlus: true) + ":" + FormEncoding.escape(secret, spaceAsPlus: true)
-            headers["Authorization"] = "Basic " + Data(pair.utf8).base64EncodedString()
+            AuthorizationHeader.clientSecretBasic(clientID: clientID, secret: secret).apply(to: &headers)
         case .requestBody:
             form.append(("client_id", clientID))
             form.append(("client_secret", secret))

@@ -39,8 +39,6 @@ package struct AuthorizationMiddleware: HTTPMiddleware {
     }
 
     static func authorize(_ request: HTTPRequest, with session: Session) -> HTTPRequest {
-        var request = request
-        request.headers["Authorization"] = "Bearer \(session.accessToken)"
-        return request
+        AuthorizationHeader.bearer(session.accessToken).applied(to: request)
     }
 }
