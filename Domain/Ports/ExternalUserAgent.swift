@@ -12,10 +12,12 @@ import Foundation
 ///
 /// An adapter that hands an address to another process (a browser started with it as an
 /// argument) lets any local program that reads the process list see that address. The loopback
-/// adapter therefore hands out a one-time address that holds no secret and stops the sign-in if
-/// it is opened twice; a program that opens it first can still end that sign-in (never take it
-/// over: the code is only worth anything with the PKCE verifier, which stays in this process). An
-/// adapter that presents the page in-process, as a web view does, has no such address to leak.
+/// adapter therefore hands the browser a one-time address that holds no `state` or PKCE
+/// challenge and stops the sign-in when it is opened twice. A program that races the browser to
+/// it still gets the provider's page first; the browser, coming second, then stops the sign-in,
+/// unless the racer's own answer came back first, in which case the sign-in ends in the racer's
+/// account (so a caller should name the account it signed in to). An adapter that presents the
+/// page in-process, as a web view does, has no such address to leak.
 public protocol ExternalUserAgent: Sendable {
     /// Readies the user agent to receive the provider's redirect for one browser sign-in.
     ///

@@ -10,9 +10,9 @@ import RiderDomain
 /// address. The browser is never given the provider's page, whose query holds the request's
 /// `state` and PKCE challenge, since every process on the machine can read its arguments: it gets
 /// a one-time `http://127.0.0.1:<port>/start/<random>` address that sends it on to the page once.
-/// A local program that reads that address and opens it first makes the sign-in stop
-/// (`untrustedAuthorizationResponse`); a user agent that presents the page in-process (a web view)
-/// has no such address.
+/// When a local program reads that address and opens it first, the browser arriving second stops
+/// the sign-in (`untrustedAuthorizationResponse`); a user agent that presents the page in-process
+/// (a web view) has no such address.
 ///
 /// The listener answers 400 to any request whose `Host` is not its own (DNS rebinding) and to a
 /// redirect without the sign-in's `state`, and neither ends the wait.
