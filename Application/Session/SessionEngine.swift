@@ -33,6 +33,7 @@ public actor SessionEngine {
     /// Performs each refresh's I/O under the cross-process lock.
     private let refresher: SessionRefresh
     private let refreshLeeway: TimeInterval
+    private let browser: (userAgent: (any ExternalUserAgent)?, cryptography: (any SignInCryptography)?)
     /// The clock every decision about expiry and backoff is made with.
     package nonisolated let clock: any Clock
     /// The API's base URL: the origin the session's access token is sent to, and no other.
@@ -47,12 +48,15 @@ public actor SessionEngine {
     ///   - authorizationServer: where token and revocation requests go (an issuer's discovered
     ///     endpoints, for example); the configuration's own paths unless told.
     ///   - idTokenVerifier: checks id_tokens' signatures (OpenID Connect); without one they are not read.
+    ///   - userAgent, cryptography: what a browser sign-in run by a re-authentication uses.
     package init(configuration: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                  clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
                  metrics: any MetricsRecorder = NoMetrics(), reauthentication: Reauthentication? = nil,
                  authorizationServer: AuthorizationServer? = nil,
                  idTokenVerifier: (any IDTokenSignatureVerifier)? = nil,
+                 userAgent: (any ExternalUserAgent)? = nil, cryptography: (any SignInCryptography)? = nil,
                  tracer: any SpanTracer = NoSpanTracer()) {
+        browser = (userAgent, cryptography)
         service = AuthorizationService(configuration: configuration,
                                        server: authorizationServer ?? AuthorizationServer(configuration: configuration),
                                        transport: transport, idTokenVerifier: idTokenVerifier, clock: clock)
@@ -92,24 +96,21 @@ public actor SessionEngine {
     }
 
     /// Runs `flow` and makes the session of the tokens it was issued.
-    /// - Returns: the new session, already in the vault. When it cannot be stored, the tokens
-    ///   just issued are revoked on the server before the error is thrown.
-    /// - Throws: what the flow throws, `RiderError.malformedResponse(_:)` for an unusable grant,
-    ///   `RiderError.storage(_:)` (the previous session then stays in place).
+    /// - Returns: the new session, already in the vault; when it cannot be stored, the tokens just
+    ///   issued are revoked on the server and `RiderError.storage(_:)` thrown.
     package func signIn(_ flow: SignInFlow) async throws -> Session {
-        try await signIn(issuedBy: try await flow.run(signInContext))
+        try await flow.run(signInContext)
     }
 
     /// What a sign-in flow runs with now.
     package var signInContext: SignInContext {
-        SignInContext(service: service, clock: clock, clockSkew: clockSkew)
+        SignInContext(service: service, clock: clock, clockSkew: clockSkew, userAgent: browser.userAgent,
+                      cryptography: browser.cryptography, establish: { try await self.signIn(issuedBy: $0) })
     }
 
     /// Signs in with tokens the token endpoint just issued and the service checked, whatever the
-    /// grant, as every refresh ends in the same construction. The account is the one the service
-    /// found (the id_token's subject, the userinfo endpoint's), else the `user_id` the server
-    /// named, else the API's current user (a standard OAuth server need not say whose token it is).
-    package func signIn(issuedBy grant: TokenGrant) async throws -> Session {
+    /// flow; the service names the account (the id_token's, userinfo's, the server's, the API's).
+    private func signIn(issuedBy grant: TokenGrant) async throws -> Session {
         let session = try await service.signedIn(try self.session(from: grant, userID: UserID(""), previous: nil),
                                                  namedByGrant: grant.userID != nil)
         do {

@@ -157,28 +157,6 @@ private extension String {
     var clipped: String { ProblemMapping.clip(self) }
 }
 
-extension SessionEngine {
-    /// Prepares a browser sign-in (RFC 6749 §4.1.1 with PKCE): the page to open, and the secrets
-    /// its answer is checked against.
-    /// - Parameters:
-    ///   - redirectURI: the listening redirect endpoint.
-    ///   - cryptography: the random generator and SHA-256.
-    /// - Throws: `RiderError.invalidConfiguration(_:)` without a client id or an authorization
-    ///   endpoint, or when the provider's metadata rules the flow out; what discovery throws.
-    package func authorizeInBrowser(redirectURI: URL, cryptography: any SignInCryptography)
-        async throws -> BrowserAuthorization {
-        try await BrowserAuthorization.prepared(by: service, redirectURI: redirectURI, cryptography: cryptography)
-    }
-
-    /// Ends a browser sign-in: exchanges the code its answer brought, with the PKCE code verifier
-    /// and the same redirect URI, and stores the session as every sign-in does.
-    /// - Throws: `RiderError.authorizationFailed(_:description:)` when the provider refuses the
-    ///   code, network and storage errors.
-    package func signIn(withCode code: String, of authorization: BrowserAuthorization) async throws -> Session {
-        try await signIn(SignInFlow { try await $0.granted(.authorizationCode(code, of: authorization)) })
-    }
-}
-
 extension BrowserAuthorization {
     /// A browser sign-in's request for the provider `service` talks to.
     /// - Throws: `RiderError.invalidConfiguration(_:)` without a client id or an authorization

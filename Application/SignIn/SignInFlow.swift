@@ -2,8 +2,9 @@ import Foundation
 import RiderDomain
 
 /// A way to sign in, as a value: a password, a device code, the browser. Each runs its steps
-/// against the provider and returns the tokens it was issued; the session engine makes the
-/// session of them, the same way for every flow. (AppAuth's authorization and token requests.)
+/// against the provider and ends by handing the tokens it was issued to the session engine,
+/// which makes the session of them the same way for every flow. (AppAuth's authorization and
+/// token requests.)
 ///
 /// The use cases (``Login``, ``SignInWithDeviceCode``, ``SignInWithBrowser``) build one and run
 /// it. A ``Reauthentication`` returns one, so a session that expired for good can be renewed
@@ -13,11 +14,17 @@ import RiderDomain
 /// Reauthentication { _ in .browser() }
 /// ```
 public struct SignInFlow: Sendable {
-    /// The flow's steps, ending with the tokens the token endpoint issued and the service checked.
-    package let run: @Sendable (SignInContext) async throws -> TokenGrant
+    /// The flow's steps, ending with the session the context established of the tokens issued
+    /// (a browser flow tells the browser how that ended).
+    package let run: @Sendable (SignInContext) async throws -> Session
 
-    package init(run: @escaping @Sendable (SignInContext) async throws -> TokenGrant) {
+    package init(run: @escaping @Sendable (SignInContext) async throws -> Session) {
         self.run = run
+    }
+
+    /// A flow whose steps end with one grant, established as it is.
+    package init(granting grant: @escaping @Sendable (SignInContext) async throws -> TokenGrant) {
+        run = { context in try await context.establish(try await grant(context)) }
     }
 
     /// Signs in with an email and password (RFC 6749 §4.3, for servers that still offer it): the
@@ -27,7 +34,7 @@ public struct SignInFlow: Sendable {
     /// `RiderError.invalidCredentials`, and `RiderError.invalidConfiguration(_:)` when the provider
     /// does not offer the password grant (nothing is sent then).
     public static func password(_ credentials: Credentials) -> SignInFlow {
-        SignInFlow { context in
+        SignInFlow(granting: { context in
             var problems: [FieldProblem] = []
             let email = credentials.email.trimmingCharacters(in: .whitespacesAndNewlines)
             if email.isEmpty { problems.append(FieldProblem(field: "email", message: "is required")) }
@@ -40,7 +47,7 @@ public struct SignInFlow: Sendable {
             // id_token's or userinfo's identity, when the provider sent one, stands.
             grant.identity = grant.identity ?? AccountIdentity(email: email, name: nil, source: .credentials)
             return grant
-        }
+        })
     }
 
     /// Signs in with a device code (RFC 8628): asks the provider for a code, hands it to
@@ -51,11 +58,32 @@ public struct SignInFlow: Sendable {
     /// sign-in, `RiderError.authorizationDenied`, `RiderError.authorizationExpired`, and what the
     /// network throws. Cancel the task to stop polling.
     public static func deviceCode(prompt: @escaping @Sendable (DeviceAuthorization) async -> Void) -> SignInFlow {
-        SignInFlow { context in
+        SignInFlow(granting: { context in
             let authorization = try await context.service.requestDeviceAuthorization()
             await prompt(authorization)
             return try await deviceCodeGrant(for: authorization, in: context, clock: context.clock)
-        }
+        })
+    }
+
+    /// Signs in through the provider's own page (the authorization code flow with PKCE), presented
+    /// by the program's `ExternalUserAgent`: by default the system browser, back on a loopback
+    /// redirect. See ``SignInWithBrowser`` for what is checked and what is never stored.
+    /// - Parameters:
+    ///   - redirectPath: the redirect URI's path, as registered with the provider.
+    ///   - timeout: seconds the person has to finish.
+    ///   - opensBrowser: `false` only hands the page to `prompt`.
+    ///   - prompt: called once the page is ready, before the wait.
+    public static func browser(redirectPath: String = SignInWithBrowser.defaultRedirectPath,
+                               timeout: TimeInterval = SignInWithBrowser.defaultTimeout, opensBrowser: Bool = true,
+                               prompt: @escaping @Sendable (SignInWithBrowser.Prompt) async -> Void = { _ in })
+        -> SignInFlow {
+        SignInFlow(browser: BrowserSignIn(redirectPath: redirectPath, timeout: timeout, opensBrowser: opensBrowser,
+                                          prompt: prompt))
+    }
+
+    /// The browser sign-in `steps` describe.
+    package init(browser steps: BrowserSignIn) {
+        run = { try await steps.run(in: $0) }
     }
 
     /// Polls the token endpoint for `authorization` until the person decided, waiting on `clock`.
@@ -77,20 +105,20 @@ public struct SignInFlow: Sendable {
     }
 }
 
-/// What a ``SignInFlow`` runs with: the token service, the clock, and the pieces a browser
-/// sign-in needs.
+/// What a ``SignInFlow`` runs with: the token service, the clock, the pieces a browser sign-in
+/// needs, and the session engine's one way of making a session of a grant.
 package struct SignInContext: Sendable {
     package let service: AuthorizationService
     package let clock: any Clock
     /// The server's clock ahead of the device's, as last measured (for checking an id_token when
     /// the answer carries no `Date`).
     package let clockSkew: TimeInterval
-
-    package init(service: AuthorizationService, clock: any Clock, clockSkew: TimeInterval) {
-        self.service = service
-        self.clock = clock
-        self.clockSkew = clockSkew
-    }
+    /// Presents the provider's page and receives its redirect; `nil` when the program has none.
+    package let userAgent: (any ExternalUserAgent)?
+    /// PKCE's random values and SHA-256; `nil` when the program has none.
+    package let cryptography: (any SignInCryptography)?
+    /// Makes the session of the tokens a flow was issued, and stores it.
+    package let establish: @Sendable (TokenGrant) async throws -> Session
 
     /// The tokens `request` was granted, its answer checked by the service.
     package func granted(_ request: TokenRequest) async throws -> TokenGrant {

@@ -71,67 +71,9 @@ public struct SignInWithBrowser: Sendable {
     ///   storage errors.
     public func callAsFunction(redirectPath: String = defaultRedirectPath, timeout: TimeInterval = defaultTimeout,
                                opensBrowser: Bool = true,
-                               prompt: @Sendable (Prompt) async -> Void = { _ in }) async throws -> Session {
-        guard redirectPath.hasPrefix("/"), URLComponents(string: redirectPath)?.path == redirectPath else {
-            throw RiderError.invalidConfiguration("the redirect path \(redirectPath) is not a path (it starts with / "
-                + "and has no query)")
-        }
-        let agent = try await userAgent.beginAuthorization(redirectPath: redirectPath)
-        let outcome: Result<Session, any Error>
-        do {
-            outcome = .success(try await signIn(in: agent, timeout: timeout, opensBrowser: opensBrowser, prompt: prompt))
-        } catch {
-            outcome = .failure(error)
-        }
-        // Whatever happened, the person hears it where they are looking and the port is freed.
-        await agent.finish(with: Self.page(for: outcome))
-        return try outcome.get()
-    }
-
-    private func signIn(in agent: any ExternalUserAgentSession, timeout: TimeInterval,
-                        opensBrowser: Bool, prompt: @Sendable (Prompt) async -> Void) async throws -> Session {
-        let authorization = try await sessions.authorizeInBrowser(redirectURI: agent.redirectURI,
-                                                                  cryptography: cryptography)
-        // The user agent checks the state before the wait is spent; `code(from:)` checks it again.
-        let presented = try await agent.present(authorization.url, shows: opensBrowser,
-                                                acceptingAnswers: { authorization.isAnswer($0) })
-        await prompt(Prompt(url: presented.address, openedInBrowser: presented.shown))
-        let redirect = try await firstRedirect(in: agent, within: timeout)
-        let code = try authorization.code(from: redirect)
-        return try await sessions.signIn(withCode: code, of: authorization)
-    }
-
-    /// The user agent's redirect, or `RiderError.authorizationExpired` once `timeout` passed.
-    private func firstRedirect(in agent: any ExternalUserAgentSession, within timeout: TimeInterval)
-        async throws -> URL {
-        let clock = clock
-        return try await withThrowingTaskGroup(of: URL?.self) { group in
-            group.addTask { try await agent.redirect() }
-            group.addTask {
-                try await clock.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let redirect = first else {
-                throw RiderError.authorizationTimedOut(after: timeout)
-            }
-            return redirect
-        }
-    }
-
-    private static func page(for outcome: Result<Session, any Error>) -> RedirectPage {
-        switch outcome {
-        case .success:
-            return RedirectPage(succeeded: true, title: "Signed in",
-                                message: "You can close this tab and return to the program that asked you to sign in.")
-        case .failure(let error as RiderError):
-            return RedirectPage(succeeded: false, title: "The sign-in did not go through", message: error.message)
-        case .failure(is CancellationError):
-            return RedirectPage(succeeded: false, title: "The sign-in was cancelled",
-                                message: "The program stopped waiting; nothing was stored. Start again there.")
-        case .failure:
-            return RedirectPage(succeeded: false, title: "The sign-in did not go through",
-                                message: "The program could not finish the sign-in; it says why. Nothing was stored.")
-        }
+                               prompt: @escaping @Sendable (Prompt) async -> Void = { _ in }) async throws -> Session {
+        try await sessions.signIn(SignInFlow(browser: BrowserSignIn(
+            redirectPath: redirectPath, timeout: timeout, opensBrowser: opensBrowser, prompt: prompt,
+            userAgent: userAgent, cryptography: cryptography, clock: clock)))
     }
 }

@@ -41,8 +41,8 @@ public struct SignInWithDeviceCode: Sendable {
     ///   network and storage errors.
     public func complete(_ authorization: DeviceAuthorization) async throws -> Session {
         let clock = clock
-        return try await sessions.signIn(SignInFlow {
+        return try await sessions.signIn(SignInFlow(granting: {
             try await SignInFlow.deviceCodeGrant(for: authorization, in: $0, clock: clock)
-        })
+        }))
     }
 }

@@ -20,6 +20,7 @@
 @_exported import struct RiderApplication.CacheSettings
 @_exported import struct RiderApplication.RequestIdentity
 @_exported import struct RiderApplication.Reauthentication
+@_exported import struct RiderApplication.SignInFlow
 @_exported import class RiderApplication.SessionEngine
 @_exported import class RiderApplication.ProviderDiscovery
 @_exported import struct RiderApplication.Accounts

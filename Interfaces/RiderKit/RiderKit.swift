@@ -136,11 +136,13 @@ public struct RiderKit: Sendable {
         let network = RequestPipeline(transport: transport, middlewares: Self.pipeline(
             sessions: nil, reauthenticates: false, clock: clock, identity: identity, metrics: metrics, logger: logger,
             tracer: tracer))
+        var reauthentication = reauthentication
+        reauthentication?.emailOfAccount = { try? await cache.user(id: $0)?.value.email }
         let sessions = SessionEngine(configuration: api, transport: network, vault: vault, clock: clock, lock: lock,
                                      metrics: metrics ?? NoMetrics(), reauthentication: reauthentication,
-                                     emailOfAccount: { try? await cache.user(id: $0)?.value.email },
                                      authorizationServer: authorizationServer,
-                                     idTokenVerifier: JWTKitSignatureVerifier(), tracer: tracer ?? NoSpanTracer())
+                                     idTokenVerifier: JWTKitSignatureVerifier(), userAgent: userAgent,
+                                     cryptography: SwiftCryptoSignInCryptography(), tracer: tracer ?? NoSpanTracer())
         let loginUseCase = Login(sessions: sessions)
         let authorizedSteps = Self.pipeline(
             sessions: sessions, reauthenticates: reauthentication != nil, clock: clock, identity: identity,
@@ -179,6 +181,19 @@ public struct RiderKit: Sendable {
         userCaches = caches
         self.authorizedSteps = authorizedSteps
         self.transport = transport
+    }
+
+    /// Signs in with `flow` — a password, a device code, the browser — and stores the session,
+    /// as ``login``, ``signInWithDeviceCode`` and ``signInWithBrowser`` do:
+    ///
+    /// ```swift
+    /// let session = try await rider.signIn(.browser { prompt in print("Sign in at \(prompt.url)") })
+    /// ```
+    /// - Returns: the new session, already in the vault.
+    /// - Throws: what the flow throws (see ``SignInFlow``'s cases), `RiderError.storage(_:)` when
+    ///   the session cannot be stored (the tokens just issued are then revoked).
+    public func signIn(_ flow: SignInFlow) async throws -> Session {
+        try await sessions.signIn(flow)
     }
 
     /// Lets the background refreshes finish, writes what the user cache holds back (stored

@@ -2,6 +2,7 @@ import Foundation
 import RiderApplication
 import RiderDomain
 import RiderKitTesting
+import Synchronization
 import Testing
 import TestSupport
 
@@ -16,6 +17,7 @@ struct SignInWithDeviceCodeTests {
         let vault = SpyTokenVault()
         let clock = ManualClock()
         let configuration: APIConfiguration
+        let sessions: SessionEngine
         let signIn: SignInWithDeviceCode
 
         init() throws {
@@ -23,8 +25,8 @@ struct SignInWithDeviceCodeTests {
             let server = AuthorizationServer(
                 configuration: configuration,
                 explicit: ProviderEndpoints(deviceAuthorization: try configuration.url(for: SignInWithDeviceCodeTests.devicePath)))
-            let sessions = SessionEngine(configuration: configuration, transport: transport, vault: vault, clock: clock,
-                                         authorizationServer: server)
+            sessions = SessionEngine(configuration: configuration, transport: transport, vault: vault, clock: clock,
+                                     authorizationServer: server)
             signIn = SignInWithDeviceCode(sessions: sessions, clock: clock)
         }
 
@@ -39,6 +41,36 @@ struct SignInWithDeviceCodeTests {
              "verification_uri_complete": .string(verificationURI + "?user_code=" + userCode),
              "expires_in": expiresIn, "interval": interval]
         }
+    }
+
+    @Test("a session that expired for good is renewed with a device code: the person is shown the code once, the request goes through")
+    func reauthenticationWithDeviceCode() async throws {
+        let rig = try Rig()
+        try await rig.sessions.establish(Fixtures.session())
+        rig.stubDeviceAuthorization()
+        rig.transport.stub(.post, rig.configuration.tokenPath) { request in
+            request.formFields["grant_type"] == "refresh_token"
+                ? .tokenError("invalid_grant")
+                : .successful(Fixtures.tokenResponse(accessToken: "access-new", refreshToken: "refresh-new"))
+        }
+        rig.transport.stub(.get, "/riders/me") { request in
+            request.bearerToken == "access-new" ? .successful(Fixtures.rider()) : .problem(status: 401)
+        }
+        let shown = Mutex<[String]>([])
+        await rig.sessions.reauthenticate(with: Reauthentication(signIn: { _ in
+            .deviceCode { authorization in shown.withLock { $0.append(authorization.userCode) } }
+        }))
+        let api = APIClient(configuration: rig.configuration, pipeline: RequestPipeline(transport: rig.transport, middlewares: [
+            ReauthenticationMiddleware(sessions: rig.sessions), AuthorizationMiddleware(sessions: rig.sessions),
+        ]))
+
+        let rider = try await api.send(API.myRider)
+
+        #expect(rider.displayName == Fixtures.displayName)
+        #expect(shown.withLock { $0 } == ["BCDF-GHJK"])
+        #expect(await rig.vault.storedSession?.accessToken == "access-new")
+        let grants = rig.transport.requests(.post, rig.configuration.tokenPath).compactMap { $0.formFields["grant_type"] }
+        #expect(grants == ["refresh_token", "urn:ietf:params:oauth:grant-type:device_code"])
     }
 
     @Test("pending, pending, then approved: the session is stored, polled at the interval, the form RFC 8628's")
