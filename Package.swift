@@ -103,7 +103,8 @@ let package = Package(
         // MemberImportVisibility, and the sanitized build then need not compile jwt-kit either.
         .target(
             name: "RiderOpenIDConnect",
-            dependencies: ["RiderDomain", .product(name: "JWTKit", package: "jwt-kit")],
+            dependencies: ["RiderDomain", .product(name: "JWTKit", package: "jwt-kit"),
+                           .product(name: "Crypto", package: "swift-crypto")],
             path: "Infrastructure/OpenIDConnect",
             swiftSettings: strict
         ),
@@ -222,6 +223,8 @@ let package = Package(
                 // To sign the id_tokens the verifier is given, with keys of every kind.
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // To check DPoP proofs with swift-crypto alone, not with the jwt-kit that signed them.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             path: "Tests/InfrastructureTests",

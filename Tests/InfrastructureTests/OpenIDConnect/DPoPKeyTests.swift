@@ -1,0 +1,110 @@
+import Crypto
+import Foundation
+import RiderDomain
+import RiderOpenIDConnect
+import Testing
+
+/// DPoP proofs (RFC 9449 §4) as a server reads them, checked with swift-crypto alone — not with
+/// the jwt-kit that signed them — against the key the proof's own header names.
+@Suite("DPoP key and proofs")
+struct DPoPKeyTests {
+    /// A proof's three parts, decoded.
+    struct Proof {
+        let header: [String: Any]
+        let claims: [String: Any]
+        let signedPart: Data
+        let signature: Data
+
+        init(_ compact: String) throws {
+            let parts = compact.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            try #require(parts.count == 3)
+            let headerBytes = try #require(Self.decode(parts[0]))
+            let claimBytes = try #require(Self.decode(parts[1]))
+            header = try #require(try JSONSerialization.jsonObject(with: headerBytes) as? [String: Any])
+            claims = try #require(try JSONSerialization.jsonObject(with: claimBytes) as? [String: Any])
+            signedPart = Data((parts[0] + "." + parts[1]).utf8)
+            signature = try #require(Self.decode(parts[2]))
+        }
+
+        static func decode(_ part: String) -> Data? {
+            var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            return Data(base64Encoded: base64)
+        }
+
+        /// Whether the signature verifies with the P-256 key in the header's `jwk`.
+        var verifiesWithItsOwnKey: Bool {
+            guard let jwk = header["jwk"] as? [String: String], let x = jwk["x"].flatMap(Self.decode),
+                  let y = jwk["y"].flatMap(Self.decode),
+                  let key = try? P256.Signing.PublicKey(rawRepresentation: x + y),
+                  let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+            return key.isValidSignature(signature, for: signedPart)
+        }
+    }
+
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("a resource request's proof: dpop+jwt, ES256, the public jwk; htm, htu without query and fragment, iat, jti, ath, nonce")
+    func resourceProof() async throws {
+        let key = JWTKitDPoPKey()
+        let url = try #require(URL(string: "https://api.example.test/riders/me?fields=all#top"))
+        let proof = try Proof(try await key.proof(method: "get", url: url, accessToken: "access-1", nonce: "n-7", at: Self.now))
+
+        #expect(proof.header["typ"] as? String == "dpop+jwt")
+        #expect(proof.header["alg"] as? String == "ES256")
+        #expect(proof.header["jwk"] as? [String: String] == key.publicJWK)
+        #expect(key.publicJWK["d"] == nil, "the header carries the public key only")
+        #expect(proof.verifiesWithItsOwnKey)
+        #expect(proof.claims["htm"] as? String == "GET")
+        #expect(proof.claims["htu"] as? String == "https://api.example.test/riders/me")
+        #expect(proof.claims["iat"] as? Int == 1_800_000_000)
+        #expect(proof.claims["nonce"] as? String == "n-7")
+        let ath = Data(SHA256.hash(data: Data("access-1".utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        #expect(proof.claims["ath"] as? String == ath)
+        #expect(((proof.claims["jti"] as? String)?.count ?? 0) >= 22, "at least 128 random bits")
+    }
+
+    @Test("a token request's proof has no ath and no nonce until the server gives one; every proof has its own jti")
+    func tokenRequestProof() async throws {
+        let key = JWTKitDPoPKey()
+        let url = try #require(URL(string: "https://id.example.test/oauth/token"))
+        let first = try Proof(try await key.proof(method: "POST", url: url, accessToken: nil, nonce: nil, at: Self.now))
+        let second = try Proof(try await key.proof(method: "POST", url: url, accessToken: nil, nonce: nil, at: Self.now))
+
+        #expect(first.claims["ath"] == nil && first.claims["nonce"] == nil)
+        #expect(first.claims["jti"] as? String != second.claims["jti"] as? String)
+        #expect(first.verifiesWithItsOwnKey && second.verifiesWithItsOwnKey)
+    }
+
+    @Test("the key kept in the vault signs as before: same public key, same thumbprint (RFC 7638's example shape)")
+    func keptKey() async throws {
+        let key = JWTKitDPoPKey()
+        let reloaded = try JWTKitDPoPKey(privateKeyRepresentation: key.privateKeyRepresentation)
+        #expect(reloaded.publicJWK == key.publicJWK)
+        #expect(reloaded.thumbprint == key.thumbprint)
+        #expect(key.thumbprint.count == 43, "base64url of 32 bytes, unpadded")
+        #expect(JWTKitDPoPKey().thumbprint != key.thumbprint)
+
+        let x = try #require(key.publicJWK["x"]), y = try #require(key.publicJWK["y"])
+        let canonical = #"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
+        let expected = Data(SHA256.hash(data: Data(canonical.utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        #expect(key.thumbprint == expected)
+    }
+
+    @Test("bytes that are not a P-256 key are a storage error; the key never shows in description or dump")
+    func refusalsAndRedaction() throws {
+        #expect(throws: RiderError.self) { try JWTKitDPoPKey(privateKeyRepresentation: Data([1, 2, 3])) }
+        let key = JWTKitDPoPKey()
+        let secret = key.privateKeyRepresentation.base64EncodedString()
+        var dumped = ""
+        dump(key, to: &dumped)
+        for shown in [String(describing: key), String(reflecting: key), dumped] {
+            #expect(shown.contains(key.thumbprint))
+            #expect(!shown.contains(secret) && !shown.contains("PrivateKey"))
+        }
+    }
+}
