@@ -18,6 +18,9 @@ package struct AuthorizationService: Sendable {
     /// are then not read, and a sign-in that requires one is refused).
     private let keys: ProviderKeys?
     private let clock: any Clock
+    /// Proofs of possession for key-bound sessions and sign-ins (RFC 9449); `nil` when the
+    /// program has no key maker (then no sign-in binds its tokens).
+    package let dpop: DPoP?
 
     /// - Parameters:
     ///   - configuration: the client's identity and the API.
@@ -25,8 +28,11 @@ package struct AuthorizationService: Sendable {
     ///   - transport: sends the requests (no retries, no bearer token unless given).
     ///   - idTokenVerifier: checks id_tokens' signatures; without one they are not read.
     ///   - clock: the device clock, for the id_token's `exp` and `iat`.
+    ///   - dpopKeys: makes and restores DPoP keys; without it, no sign-in binds its tokens.
     package init(configuration: APIConfiguration, server: AuthorizationServer, transport: any HTTPTransport,
-                 idTokenVerifier: (any IDTokenSignatureVerifier)?, clock: any Clock) {
+                 idTokenVerifier: (any IDTokenSignatureVerifier)?, clock: any Clock,
+                 dpopKeys: (any DPoPKeyFactory)? = nil) {
+        dpop = dpopKeys.map { DPoP(keys: $0, clock: clock) }
         self.configuration = configuration
         self.server = server
         self.transport = transport
@@ -49,16 +55,66 @@ package struct AuthorizationService: Sendable {
     ///   `RiderError.malformedResponse(_:)`; network errors.
     package func perform(_ request: TokenRequest, clockSkew: TimeInterval) async throws -> DevicePoll {
         let tokens = try await server.resolvedConfiguration()
-        let poll = try await send(request.endpoint(in: tokens))
+        let key = try await proofKey(for: request)
+        let poll = try await send(request.endpoint(in: tokens), proving: key)
         guard case .granted(let grant) = poll else { return poll }
-        return .granted(try await checked(grant, of: request, clockSkew: clockSkew))
+        return .granted(try await checked(grant, of: request, boundTo: key, clockSkew: clockSkew))
+    }
+
+    /// The key `request` proves possession of: a refresh's, the session's; a sign-in's, a new one
+    /// when the configuration asks for DPoP, or leaves it to a provider that offers it.
+    private func proofKey(for request: TokenRequest) async throws -> (any DPoPKey)? {
+        if let current = request.renewing {
+            guard current.isSenderConstrained else { return nil }
+            guard let dpop else {
+                throw RiderError.invalidConfiguration("the session is bound to a DPoP key, and this program signs no "
+                    + "DPoP proofs")
+            }
+            return try dpop.key(of: current)
+        }
+        switch configuration.dpop {
+        case .off:
+            return nil
+        case .required:
+            guard let dpop else {
+                throw RiderError.invalidConfiguration("DPoP is required, and this program signs no DPoP proofs")
+            }
+            return dpop.newKey()
+        case .auto:
+            return try await server.offersDPoP() ? dpop?.newKey() : nil
+        }
+    }
+
+    /// `grant` bound to `key` as its answer says (RFC 9449 §5): a `DPoP` token type when a proof
+    /// was sent, a `Bearer` one otherwise — except where the binding is required.
+    private func bound(_ grant: TokenGrant, to key: (any DPoPKey)?, renewing current: Session?) throws -> TokenGrant {
+        var grant = grant
+        guard let key else {
+            if grant.isDPoPBound {
+                throw RiderError.untrustedAuthorizationResponse("the provider issued a DPoP-bound token, though no "
+                    + "DPoP proof was sent")
+            }
+            return grant
+        }
+        if grant.isDPoPBound {
+            grant.proofKey = key.privateKeyRepresentation
+        } else if current?.isSenderConstrained == true {
+            throw RiderError.untrustedAuthorizationResponse("the provider renewed a DPoP-bound session with a bearer "
+                + "token, which anyone holding it could use")
+        } else if configuration.dpop == .required {
+            throw RiderError.untrustedAuthorizationResponse("the provider answered with a bearer token, and DPoP is "
+                + "required")
+        }
+        return grant
     }
 
     /// A granted answer, checked as `request` requires.
-    private func checked(_ grant: TokenGrant, of request: TokenRequest, clockSkew: TimeInterval) async throws -> TokenGrant {
+    private func checked(_ grant: TokenGrant, of request: TokenRequest, boundTo key: (any DPoPKey)?,
+                         clockSkew: TimeInterval) async throws -> TokenGrant {
         var grant = grant
         if let current = request.renewing {
             do {
+                grant = try bound(grant, to: key, renewing: current)
                 // A refresh answer for another account is a server fault; taking it would quietly
                 // switch the signed-in user.
                 if let granted = grant.userID, granted != current.userID {
@@ -85,6 +141,7 @@ package struct AuthorizationService: Sendable {
             return grant
         }
         do {
+            grant = try bound(grant, to: key, renewing: nil)
             if let claims = try await verifiedClaims(of: grant, nonce: request.nonce, clockSkew: clockSkew) {
                 if let stated = grant.userID, stated.rawValue != claims.subject {
                     throw RiderError.untrustedAuthorizationResponse("the id_token names another account than the "
@@ -190,13 +247,38 @@ package struct AuthorizationService: Sendable {
 
     // MARK: - Sending
 
-    /// Sends one of the client's own requests straight through the transport: no retries, and a
-    /// bearer token only when given (the one other place than `AuthorizationMiddleware` that
-    /// writes one, through its `authorize`).
-    private func send<Response>(_ endpoint: Endpoint<Response>, as session: Session? = nil) async throws -> Response {
-        var request = try endpoint.request(in: configuration)
-        if let session { request = AuthorizationMiddleware.authorize(request, with: session) }
-        return try endpoint.response(from: try await transport.send(request))
+    /// Sends one of the client's own requests straight through the transport: no retries; with
+    /// `session`'s credentials when given, with a proof of `key` when given (a token request).
+    private func send<Response>(_ endpoint: Endpoint<Response>, as session: Session? = nil,
+                                proving key: (any DPoPKey)? = nil) async throws -> Response {
+        let request = try endpoint.request(in: configuration)
+        let response: HTTPResponse
+        if let session {
+            response = try await send(request, as: session, through: transport.send)
+        } else if let key, let dpop {
+            response = try await dpop.send(request, with: key, accessToken: nil, through: transport.send)
+        } else {
+            response = try await transport.send(request)
+        }
+        return try endpoint.response(from: response)
+    }
+
+    /// Sends `request` through `next` with `session`'s credentials: its bearer token, or, for a
+    /// session bound to a DPoP key, its token with a fresh proof (sent once more when the server
+    /// asks for a nonce). The one place a session's credentials are attached.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` for a key-bound session when this program
+    ///   signs no proofs; `RiderError.storage(_:)` when its key cannot be read; what `next` throws.
+    package func send(_ request: HTTPRequest, as session: Session,
+                      through next: (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
+        guard session.isSenderConstrained else {
+            return try await next(AuthorizationHeader.bearer(session.accessToken).applied(to: request))
+        }
+        guard let dpop, let key = try dpop.key(of: session) else {
+            throw RiderError.invalidConfiguration("the session is bound to a DPoP key, and this program signs no "
+                + "DPoP proofs")
+        }
+        return try await dpop.send(AuthorizationHeader.dpop(session.accessToken).applied(to: request), with: key,
+                                   accessToken: session.accessToken, through: next)
     }
 }
 

@@ -30,6 +30,19 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
     /// Refresh this long before the access token expires (capped at half its lifetime, so a
     /// short-lived token is not refreshed on every request).
     public var refreshLeeway: TimeInterval
+    /// Whether sign-ins bind their tokens to a key (DPoP, RFC 9449): ``DPoPUse/auto`` unless told.
+    public var dpop: DPoPUse = .auto
+
+    /// When a sign-in binds its tokens to a DPoP key (RFC 9449), so a copied token is useless
+    /// without a proof only this session can sign.
+    public enum DPoPUse: String, Hashable, Sendable, CaseIterable {
+        /// When the provider's metadata says it takes ES256 proofs.
+        case auto
+        /// Always: a provider that answers with a bearer token is refused.
+        case required
+        /// Never.
+        case off
+    }
 
     /// - Throws: `RiderError.invalidConfiguration(_:)` when `baseURL` is not an absolute http(s)
     ///   URL, or uses plain http for a host other than loopback (tokens would cross the network

@@ -19,6 +19,12 @@ package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDe
     package var idToken: String?
     /// Who the account is, once the id_token or the userinfo endpoint said.
     package var identity: AccountIdentity?
+    /// Whether the answer's `token_type` is `DPoP` (RFC 9449 §5): the tokens are bound to the key
+    /// whose proof the request carried.
+    package var isDPoPBound = false
+    /// That key's private bytes, set by the service once it checked the binding: the session keeps
+    /// them with its tokens.
+    package var proofKey: Data?
 
     /// The longest lifetime believed; a larger value is treated as this, so a server bug cannot
     /// make a token look valid for centuries.
@@ -48,13 +54,14 @@ package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDe
             expiresAt: effectiveLifetime(at: now, clockSkew: clockSkew).map { now.addingTimeInterval($0) },
             userID: user,
             role: role ?? previous?.role,
-            tokenType: "Bearer",
+            tokenType: proofKey == nil ? "Bearer" : "DPoP",
             issuedAt: now,
             identity: identity ?? previous?.identity
         )
         // A refreshed session is the same grant: it stays bound where the sign-in was, never to
         // what the configuration says now.
         session.revocationOrigin = previous?.revocationOrigin
+        session.proofKey = proofKey
         return session
     }
 

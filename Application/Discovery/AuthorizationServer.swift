@@ -71,6 +71,15 @@ package struct AuthorizationServer: Sendable {
         return ways.isEmpty ? refusal : refusal.suggesting(.signInWithoutPassword(browser: browser, deviceCode: deviceCode))
     }
 
+    /// Whether the provider takes DPoP proofs signed as RiderKit signs them (ES256, RFC 9449 §5.1):
+    /// `false` without an issuer, whose metadata would say, and with a token endpoint set
+    /// explicitly (then the provider is not asked; set DPoP to required to use it there).
+    /// - Throws: what discovery throws.
+    package func offersDPoP() async throws -> Bool {
+        guard explicit.token == nil, let discovery else { return false }
+        return try await discovery.metadata().metadata.dpopSigningAlgValuesSupported?.contains("ES256") ?? false
+    }
+
     /// The device authorization grant's `grant_type` (RFC 8628 §3.4).
     package static let deviceCodeGrant = "urn:ietf:params:oauth:grant-type:device_code"
 

@@ -15,6 +15,7 @@ struct ProviderMetadataDTO: Decodable, Sendable {
     var grantTypesSupported: [String]?
     var codeChallengeMethodsSupported: [String]?
     var authorizationResponseIssParameterSupported: Bool?
+    var dpopSigningAlgValuesSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -26,6 +27,7 @@ struct ProviderMetadataDTO: Decodable, Sendable {
         case jwksURI = "jwks_uri"
         case grantTypesSupported = "grant_types_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
     }
 
@@ -51,7 +53,9 @@ struct ProviderMetadataDTO: Decodable, Sendable {
             grantTypesSupported: grantTypesSupported,
             codeChallengeMethodsSupported: codeChallengeMethodsSupported,
             authorizationResponseIssParameterSupported: authorizationResponseIssParameterSupported ?? false)
-        try ProviderDiscovery.check(metadata.endpoints)
-        return metadata
+        var described = metadata
+        described.dpopSigningAlgValuesSupported = dpopSigningAlgValuesSupported
+        try ProviderDiscovery.check(described.endpoints)
+        return described
     }
 }

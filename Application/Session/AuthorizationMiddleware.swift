@@ -32,13 +32,9 @@ package struct AuthorizationMiddleware: HTTPMiddleware {
                           next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         guard options.isAuthorized, isSessionOrigin(request.url) else { return try await next(request) }
         let session = try await sessions.validSession()
-        let response = try await next(Self.authorize(request, with: session))
+        let response = try await sessions.service.send(request, as: session, through: next)
         guard response.status == 401 else { return response }
         let renewed = try await sessions.renew(afterRejecting: session.accessToken)
-        return try await next(Self.authorize(request, with: renewed))
-    }
-
-    static func authorize(_ request: HTTPRequest, with session: Session) -> HTTPRequest {
-        AuthorizationHeader.bearer(session.accessToken).applied(to: request)
+        return try await sessions.service.send(request, as: renewed, through: next)
     }
 }

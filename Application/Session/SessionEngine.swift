@@ -40,26 +40,26 @@ public actor SessionEngine {
     package nonisolated let apiBaseURL: URL
 
     /// - Parameters:
-    ///   - configuration: the token and revoke endpoints, client credentials and refresh leeway.
-    ///   - transport: the network steps only; the token endpoint is never sent a bearer token.
+    ///   - configuration, transport: the client and its endpoints; the network steps only.
     ///   - vault: where the session is loaded from once and every renewed session is saved.
     ///   - lock: shared with other processes using the same vault (``InProcessRefreshLock`` if none).
     ///   - reauthentication: asked for a way to sign in when the session has expired for good.
-    ///   - authorizationServer: where token and revocation requests go (an issuer's discovered
-    ///     endpoints, for example); the configuration's own paths unless told.
+    ///   - authorizationServer: where token and revocation requests go; the configuration's own paths unless told.
     ///   - idTokenVerifier: checks id_tokens' signatures (OpenID Connect); without one they are not read.
-    ///   - userAgent, cryptography: what a browser sign-in run by a re-authentication uses.
+    ///   - userAgent, cryptography, dpopKeys: what a browser sign-in (run by a re-authentication
+    ///     too) presents with, and what binds tokens to a key (DPoP); without keys no sign-in does.
     package init(configuration: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
                  clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
                  metrics: any MetricsRecorder = NoMetrics(), reauthentication: Reauthentication? = nil,
                  authorizationServer: AuthorizationServer? = nil,
                  idTokenVerifier: (any IDTokenSignatureVerifier)? = nil,
                  userAgent: (any ExternalUserAgent)? = nil, cryptography: (any SignInCryptography)? = nil,
-                 tracer: any SpanTracer = NoSpanTracer()) {
+                 dpopKeys: (any DPoPKeyFactory)? = nil, tracer: any SpanTracer = NoSpanTracer()) {
         browser = (userAgent, cryptography)
         service = AuthorizationService(configuration: configuration,
                                        server: authorizationServer ?? AuthorizationServer(configuration: configuration),
-                                       transport: transport, idTokenVerifier: idTokenVerifier, clock: clock)
+                                       transport: transport, idTokenVerifier: idTokenVerifier, clock: clock,
+                                       dpopKeys: dpopKeys)
         self.reauthentication = reauthentication
         refreshLeeway = configuration.refreshLeeway
         apiBaseURL = configuration.baseURL
@@ -220,9 +220,8 @@ public actor SessionEngine {
         }
     }
 
-    /// Hands the refresh's event to the machine; returns what to do next.
     private func refresh(of generation: Int, _ event: SessionMachine.RefreshEvent) -> SessionMachine.RefreshAction {
-        machine.refresh(of: generation, event)
+        machine.refresh(of: generation, event)  // the refresh's event to the machine, its action back
     }
 
     /// Asks `reauthentication` from now on when the session has expired for good (tests build

@@ -14,7 +14,7 @@ public struct Session: Hashable, Sendable, CustomStringConvertible, CustomDebugS
     public var expiresAt: Date?
     public var userID: UserID
     public var role: Role?
-    /// Always `Bearer` for sessions RiderKit accepts.
+    /// `Bearer`, or `DPoP` for a session whose tokens are bound to a key (``isSenderConstrained``).
     public var tokenType: String
     /// When the tokens were issued (device clock).
     public var issuedAt: Date
@@ -27,6 +27,13 @@ public struct Session: Hashable, Sendable, CustomStringConvertible, CustomDebugS
     /// endpoint: its tokens then go only to its API's or token endpoint's origin. Kept by the
     /// vault with the session, and carried over by every refresh.
     package var revocationOrigin: String?
+    /// The private key of the DPoP key pair (RFC 9449) the tokens are bound to, when they are
+    /// (``tokenType`` is then `DPoP`): every request made with them carries a proof signed with
+    /// it. A secret as the tokens are: kept only in the vault with them, never shown.
+    package var proofKey: Data?
+
+    /// Whether the tokens are bound to a DPoP key and useless without a proof signed with it.
+    public var isSenderConstrained: Bool { proofKey != nil }
 
     public init(
         accessToken: String,
@@ -75,7 +82,7 @@ public struct Session: Hashable, Sendable, CustomStringConvertible, CustomDebugS
         let expiry = expiresAt.map { "\($0)" } ?? "unknown"
         let refresh = refreshToken == nil ? "none" : "<redacted>"
         return "Session(userID: \(userID), role: \(role?.rawValue ?? "unknown"), expiresAt: \(expiry), "
-            + "accessToken: <redacted>, refreshToken: \(refresh))"
+            + "accessToken: <redacted>, refreshToken: \(refresh)\(isSenderConstrained ? ", DPoP-bound" : ""))"
     }
     public var debugDescription: String { description }
     public var customMirror: Mirror {

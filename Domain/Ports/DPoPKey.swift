@@ -28,3 +28,13 @@ package protocol DPoPKey: Sendable {
     /// - Throws: when the proof cannot be signed.
     func proof(method: String, url: URL, accessToken: String?, nonce: String?, at now: Date) async throws -> String
 }
+
+/// Makes DPoP keys: a new one for each sign-in that binds its tokens, and the one a stored
+/// session is bound to, from the bytes the vault kept.
+package protocol DPoPKeyFactory: Sendable {
+    /// A new key pair.
+    func newKey() -> any DPoPKey
+    /// The key pair whose private key is `privateKeyRepresentation`.
+    /// - Throws: `RiderError.storage(_:)` when the bytes are not such a key.
+    func key(restoring privateKeyRepresentation: Data) throws -> any DPoPKey
+}

@@ -85,3 +85,16 @@ extension JWTKitDPoPKey: CustomStringConvertible, CustomDebugStringConvertible, 
     package var debugDescription: String { description }
     package var customMirror: Mirror { Mirror(self, children: ["thumbprint": thumbprint]) }
 }
+
+/// Makes ``JWTKitDPoPKey``s.
+package struct JWTKitDPoPKeyFactory: DPoPKeyFactory {
+    package init() {}
+
+    package func newKey() -> any DPoPKey {
+        JWTKitDPoPKey()
+    }
+
+    package func key(restoring privateKeyRepresentation: Data) throws -> any DPoPKey {
+        try JWTKitDPoPKey(privateKeyRepresentation: privateKeyRepresentation)
+    }
+}

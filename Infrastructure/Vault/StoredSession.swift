@@ -23,6 +23,9 @@ struct StoredSession: Codable, Sendable {
     /// Where the session's tokens may be revoked (``Session/revocationOrigin``); absent from files
     /// written before it was recorded.
     var revocationOrigin: String?
+    /// The DPoP private key the tokens are bound to (``Session/proofKey``); absent for bearer
+    /// sessions and from files written before DPoP.
+    var proofKey: Data?
 
     enum CodingKeys: String, CodingKey {
         case version
@@ -37,6 +40,7 @@ struct StoredSession: Codable, Sendable {
         case tokenEndpointOrigin = "token_endpoint_origin"
         case identity
         case revocationOrigin = "revocation_origin"
+        case proofKey = "dpop_key"
     }
 
     init(_ session: Session, binding: SessionBinding?) {
@@ -52,6 +56,7 @@ struct StoredSession: Codable, Sendable {
         tokenEndpointOrigin = binding?.tokenEndpointOrigin
         identity = session.identity
         revocationOrigin = session.revocationOrigin
+        proofKey = session.proofKey
     }
 
     /// The server recorded with the session; `nil` for a version 1 session.
@@ -65,6 +70,7 @@ struct StoredSession: Codable, Sendable {
                               userID: UserID(userID), role: role.map(Role.init(rawValue:)), tokenType: tokenType,
                               issuedAt: issuedAt, identity: identity)
         session.revocationOrigin = revocationOrigin
+        session.proofKey = proofKey
         return session
     }
 

@@ -142,7 +142,8 @@ public struct RiderKit: Sendable {
                                      metrics: metrics ?? NoMetrics(), reauthentication: reauthentication,
                                      authorizationServer: authorizationServer,
                                      idTokenVerifier: JWTKitSignatureVerifier(), userAgent: userAgent,
-                                     cryptography: SwiftCryptoSignInCryptography(), tracer: tracer ?? NoSpanTracer())
+                                     cryptography: SwiftCryptoSignInCryptography(), dpopKeys: JWTKitDPoPKeyFactory(),
+                                     tracer: tracer ?? NoSpanTracer())
         let loginUseCase = Login(sessions: sessions)
         let authorizedSteps = Self.pipeline(
             sessions: sessions, reauthenticates: reauthentication != nil, clock: clock, identity: identity,

@@ -63,7 +63,9 @@ struct TokenResponseDTO: Decodable, Sendable {
                 + "(over 16 KiB, or with characters outside visible ASCII)")
         }
         let type = tokenType ?? ""
-        guard type.caseInsensitiveCompare("Bearer") == .orderedSame else {
+        // RFC 9449 §5: a DPoP-bound token says so; whether one was asked for is the service's check.
+        let isDPoP = type.caseInsensitiveCompare("DPoP") == .orderedSame
+        guard isDPoP || type.caseInsensitiveCompare("Bearer") == .orderedSame else {
             throw RiderError.unsupportedTokenType(type.isEmpty ? "none" : ProblemMapping.clip(type))
         }
         // A compact JWS is base64url and dots only; anything else cannot be one.
@@ -80,7 +82,8 @@ struct TokenResponseDTO: Decodable, Sendable {
             role: role.map(Role.init(rawValue:)),
             expiresAtServerTime: lifetime == nil ? JWTExpiry.expiry(ofToken: accessToken) : nil,
             serverDate: serverDate,
-            idToken: idToken.flatMap { $0.isEmpty ? nil : $0 }
+            idToken: idToken.flatMap { $0.isEmpty ? nil : $0 },
+            isDPoPBound: isDPoP
         )
     }
 

@@ -20,6 +20,9 @@ package struct ProviderMetadata: Hashable, Sendable, Codable {
     /// `authorization_response_iss_parameter_supported` (RFC 9207): whether the authorization
     /// response carries `iss`; `false` when the provider did not say.
     package var authorizationResponseIssParameterSupported: Bool
+    /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the proof algorithms the provider
+    /// takes; `nil` when it did not say (it then offers no DPoP).
+    package var dpopSigningAlgValuesSupported: [String]?
 
     /// - Parameters:
     ///   - issuer: the issuer identifier.

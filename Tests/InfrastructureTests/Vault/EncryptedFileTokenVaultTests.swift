@@ -44,6 +44,22 @@ struct EncryptedFileTokenVaultTests {
         #expect(loaded?.revocationOrigin == "https://id.example.com")
     }
 
+    @Test("a DPoP-bound session keeps its key with its tokens, encrypted: a process that loads it signs with the same key")
+    func proofKey() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("session.vault")
+        var bound = session
+        let key = Data((0..<32).map { UInt8($0) })
+        bound.proofKey = key
+        bound.tokenType = "DPoP"
+        try await EncryptedFileTokenVault(file: file, passphrase: .fixed("correct horse")).saveSession(bound)
+        let loaded = try await EncryptedFileTokenVault(file: file, passphrase: .fixed("correct horse")).loadSession()
+        #expect(loaded?.proofKey == key && loaded?.tokenType == "DPoP")
+        let raw = try Data(contentsOf: file)
+        #expect(raw.range(of: key) == nil && raw.range(of: Data(key.base64EncodedString().utf8)) == nil)
+    }
+
     @Test("the file starts with the documented header and holds no token in the clear")
     func fileFormat() async throws {
         let directory = try TemporaryDirectory()

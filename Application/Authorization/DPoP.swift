@@ -1,0 +1,99 @@
+import Foundation
+import RiderDomain
+
+/// DPoP (RFC 9449) for the client: the proof each request of a key-bound session carries, which
+/// key a sign-in binds its tokens to, and the servers' latest nonces.
+///
+/// A proof is signed for one request — its method, its address without query and fragment, the
+/// access token it carries (resource requests), the server's latest `DPoP-Nonce` — so a token
+/// copied out of a log or a proxy is useless without the session's key, which never leaves the
+/// vault. A server that wants a fresh nonce says so once (a token endpoint's `400
+/// use_dpop_nonce`, a resource's `401` with `WWW-Authenticate: DPoP error="use_dpop_nonce"`) and
+/// the request is sent once more with it; the nonce is kept per server for the next request.
+package struct DPoP: Sendable {
+    private let keys: any DPoPKeyFactory
+    private let nonces = Nonces()
+    private let clock: any Clock
+
+    /// - Parameters:
+    ///   - keys: makes a sign-in's key and restores a session's.
+    ///   - clock: each proof's `iat`.
+    package init(keys: any DPoPKeyFactory, clock: any Clock) {
+        self.keys = keys
+        self.clock = clock
+    }
+
+    /// A new key for a sign-in that binds its tokens.
+    package func newKey() -> any DPoPKey {
+        keys.newKey()
+    }
+
+    /// The key `session`'s tokens are bound to; `nil` for a bearer session.
+    /// - Throws: `RiderError.storage(_:)` when the vault kept something that is not a key.
+    package func key(of session: Session) throws -> (any DPoPKey)? {
+        try session.proofKey.map(keys.key(restoring:))
+    }
+
+    /// `request` with a fresh proof in its `DPoP` header, made with `key` for `accessToken` (on a
+    /// resource request) and the latest nonce of the request's server.
+    package func proving(_ request: HTTPRequest, with key: any DPoPKey, accessToken: String?) async throws -> HTTPRequest {
+        var request = request
+        request.headers["DPoP"] = try await key.proof(method: request.method.rawValue, url: request.url,
+                                                      accessToken: accessToken, nonce: nonces[request.url],
+                                                      at: clock.now)
+        return request
+    }
+
+    /// Sends `request` proven with `key`; when the server asks for a nonce, sends it once more
+    /// with the nonce it gave. Every `DPoP-Nonce` a server sends is kept for its next request.
+    /// - Parameters:
+    ///   - accessToken: the token the request carries (resource requests), for the proof's `ath`.
+    ///   - send: sends one attempt.
+    package func send(_ request: HTTPRequest, with key: any DPoPKey, accessToken: String?,
+                      through send: (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
+        let response = try await send(try await proving(request, with: key, accessToken: accessToken))
+        let hadNonce = nonces[request.url]
+        noteNonce(of: response, from: request.url)
+        guard Self.asksForNonce(response), nonces[request.url] != nil, nonces[request.url] != hadNonce else {
+            return response
+        }
+        return try await send(try await proving(request, with: key, accessToken: accessToken))
+    }
+
+    /// Keeps the `DPoP-Nonce` a response from `url`'s server carries.
+    package func noteNonce(of response: HTTPResponse, from url: URL) {
+        if let nonce = response.headers["DPoP-Nonce"], !nonce.isEmpty, nonce.utf8.count <= 1024 {
+            nonces[url] = nonce
+        }
+    }
+
+    /// Whether `response` is a server's demand for a proof with its nonce: a token endpoint's
+    /// `400` with `error: use_dpop_nonce` (RFC 9449 §8), or a resource's `401` whose
+    /// `WWW-Authenticate` says `error="use_dpop_nonce"` (§9).
+    package static func asksForNonce(_ response: HTTPResponse) -> Bool {
+        switch response.status {
+        case 400:
+            struct TokenError: Decodable { var error: String? }
+            return (try? JSONDecoder().decode(TokenError.self, from: response.body))?.error == "use_dpop_nonce"
+        case 401:
+            let challenge = response.headers["WWW-Authenticate"] ?? ""
+            return challenge.range(of: "DPoP", options: [.caseInsensitive, .anchored]) != nil
+                && challenge.contains("use_dpop_nonce")
+        default:
+            return false
+        }
+    }
+
+    /// The latest nonce of each server (scheme, host and port), shared by every request of the
+    /// process; a lock, since proofs are made on many tasks at once.
+    private final class Nonces: @unchecked Sendable {
+        private let lock = NSLock()
+        /// Guarded by `lock`.
+        private var byOrigin: [String: String] = [:]
+
+        subscript(url: URL) -> String? {
+            get { lock.withLock { byOrigin[RedirectMiddleware.origin(of: url)] } }
+            set { lock.withLock { byOrigin[RedirectMiddleware.origin(of: url)] = newValue } }
+        }
+    }
+}
