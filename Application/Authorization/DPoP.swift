@@ -34,6 +34,21 @@ package struct DPoP: Sendable {
         try session.proofKey.map(keys.key(restoring:))
     }
 
+    /// A proof for one request a program sends itself with `session`'s token (`rider session
+    /// token --dpop-proof`); `nil` for a bearer session.
+    /// - Throws: `RiderError.storage(_:)` when the session's key cannot be read.
+    package func proof(for session: Session, method: String, url: URL) async throws -> String? {
+        guard let key = try key(of: session) else { return nil }
+        return try await key.proof(method: method, url: url, accessToken: session.accessToken, nonce: nonces[url],
+                                   at: clock.now)
+    }
+
+    /// The thumbprint of the key `session` is bound to (RFC 7638): safe to show; `nil` for a
+    /// bearer session or an unreadable key.
+    package func thumbprint(of session: Session) -> String? {
+        (try? key(of: session))??.thumbprint
+    }
+
     /// `request` with a fresh proof in its `DPoP` header, made with `key` for `accessToken` (on a
     /// resource request) and the latest nonce of the request's server.
     package func proving(_ request: HTTPRequest, with key: any DPoPKey, accessToken: String?) async throws -> HTTPRequest {

@@ -31,6 +31,7 @@ extension ConfigurationFile.Settings.CodingKeys {
         case .mePath: ConfigurationFile.Defaults.mePath
         case .revokePath: ConfigurationFile.Defaults.revokePath
         case .clientAuthentication: APIConfiguration.ClientAuthentication.basic.rawValue
+        case .dpop: APIConfiguration.DPoPUse.auto.rawValue
         case .timeout: Self.seconds(ConfigurationFile.Defaults.timeout)
         case .vault: "automatic"
         case .keyringTimeout: Self.seconds(ConfigurationFile.Defaults.keyringTimeout)
@@ -56,6 +57,7 @@ extension ConfigurationFile.Settings.CodingKeys {
         case .clientID, .scope: "any text"
         case .clientSecret: "any text (a secret: never printed)"
         case .clientAuthentication: "basic or body"
+        case .dpop: "auto (when the provider offers it), required or off"
         case .timeout: "seconds, 1 to 600"
         case .vault: "automatic, secret-service, encrypted-file, file:/absolute/path or memory"
         case .keyringTimeout: "seconds, above 0 and at most 60"

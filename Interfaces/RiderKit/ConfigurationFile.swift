@@ -23,6 +23,7 @@ package enum ConfigurationFile {
         package var clientSecret: String?
         package var clientAuthentication: String?
         package var scope: String?
+        package var dpop: String?
         package var timeout: String?
         package var vault: String?
         package var keyringTimeout: String?
@@ -47,6 +48,7 @@ package enum ConfigurationFile {
             case clientSecret = "client_secret"
             case clientAuthentication = "client_auth"
             case scope
+            case dpop
             case timeout
             case vault
             case keyringTimeout = "keyring_timeout"
@@ -103,6 +105,7 @@ package enum ConfigurationFile {
                 case .clientSecret: clientSecret
                 case .clientAuthentication: clientAuthentication
                 case .scope: scope
+                case .dpop: dpop
                 case .timeout: timeout
                 case .vault: vault
                 case .keyringTimeout: keyringTimeout
@@ -128,6 +131,7 @@ package enum ConfigurationFile {
                 case .clientSecret: clientSecret = newValue
                 case .clientAuthentication: clientAuthentication = newValue
                 case .scope: scope = newValue
+                case .dpop: dpop = newValue
                 case .timeout: timeout = newValue
                 case .vault: vault = newValue
                 case .keyringTimeout: keyringTimeout = newValue

@@ -207,6 +207,14 @@ extension RiderKit {
                 }
                 clientAuthentication = parsed
             }
+            var dpop = APIConfiguration.DPoPUse.auto
+            if let value = settings.dpop {
+                guard let parsed = APIConfiguration.DPoPUse(rawValue: value.lowercased()) else {
+                    throw RiderError.invalidConfiguration("DPoP '\(value)' must be 'auto', 'required' "
+                        + "or 'off'")
+                }
+                dpop = parsed
+            }
             var timeout = ConfigurationFile.Defaults.timeout
             if let value = settings.timeout {
                 guard let seconds = TimeInterval(value), seconds > 0, seconds <= 600 else {
@@ -241,7 +249,7 @@ extension RiderKit {
             }
             let proxies = ProxyEnvironment(environment: environment)
             if let problem = proxies.problem { throw RiderError.invalidConfiguration(problem) }
-            let api = try APIConfiguration(
+            var api = try APIConfiguration(
                 baseURL: url,
                 tokenPath: settings.tokenPath ?? ConfigurationFile.Defaults.tokenPath,
                 mePath: settings.mePath ?? ConfigurationFile.Defaults.mePath,
@@ -251,6 +259,7 @@ extension RiderKit {
                 clientAuthentication: clientAuthentication,
                 scope: settings.scope,
                 requestTimeout: timeout)
+            api.dpop = dpop
             var configuration = Configuration(api: api, vault: vault, directories: directories,
                                  vaultPassphrase: VaultPassphrase.environment(environment) ?? .unavailable,
                                  keyringTimeout: keyringTimeout, cache: try CacheConfiguration(settings),

@@ -40,6 +40,24 @@ struct ConfigurationTests {
         #expect(try configuration.api.url(for: "/users").absoluteString == "https://api.example.com/v1/users")
     }
 
+    @Test("dpop is auto unless set; required and off are taken in any case; anything else is refused")
+    func dpopSetting() throws {
+        let home = try Home()
+        defer { home.remove() }
+        var environment = home.environment
+        environment["RIDER_BASE_URL"] = "https://api.example.com"
+        environment["RIDER_VAULT"] = "memory"
+        #expect(try RiderKit.Configuration.load(environment: environment).api.dpop == .auto)
+        environment["RIDER_DPOP"] = "Required"
+        #expect(try RiderKit.Configuration.load(environment: environment).api.dpop == .required)
+        environment["RIDER_DPOP"] = "off"
+        #expect(try RiderKit.Configuration.load(environment: environment).api.dpop == .off)
+        environment["RIDER_DPOP"] = "sometimes"
+        let refusal = #expect(throws: RiderError.self) { try RiderKit.Configuration.load(environment: environment) }
+        #expect(refusal?.code == .invalidConfiguration)
+        #expect(refusal?.message.contains("'auto', 'required' or 'off'") == true)
+    }
+
     @Test("the config file is read and the environment overrides it")
     func fileThenEnvironment() throws {
         let home = try Home(config: #"{"base_url": "https://file.example.com", "scope": "profile", "timeout": 20}"#)

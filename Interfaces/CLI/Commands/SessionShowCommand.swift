@@ -21,7 +21,8 @@ struct SessionShowCommand: GlobalOptionsCommand {
         guard let session = try await context.rider.sessions.currentSession() else { throw RiderError.notSignedIn }
         let account = try? await context.rider.accounts.current()
         let output = SessionOutput(session, server: context.server, vault: await context.rider.currentVaultLocation(),
-                                   now: context.now, account: account?.email ?? account?.displayName)
+                                   now: context.now, account: account?.email ?? account?.displayName,
+                                   dpopKeyThumbprint: context.rider.sessions.service.dpop?.thumbprint(of: session))
         try context.print(json: output, lines: output.lines(now: context.now))
     }
 }

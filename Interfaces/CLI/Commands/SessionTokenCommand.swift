@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RiderApplication
 import RiderKit
 
@@ -19,13 +20,24 @@ struct SessionTokenCommand: GlobalOptionsCommand {
             session token)"` shows it to them. With --header it prints the whole header line, \
             which curl reads from standard input with -H @-.
 
-            Example:
+            A session bound to a DPoP key (RFC 9449; rider session show says so) has tokens that \
+            are useless without a proof signed with its key for each request: --dpop-proof METHOD \
+            URL prints both header lines, `Authorization: DPoP TOKEN` and `DPoP: PROOF`, for that \
+            one request. The key itself is never printed.
+
+            Examples:
               rider session token --header | curl -H @- "$RIDER_BASE_URL/auth/me"
+              rider session token --dpop-proof GET "$RIDER_BASE_URL/auth/me" | curl -H @- "$RIDER_BASE_URL/auth/me"
             """
     )
 
     @Flag(name: .long, help: "Print the header line `Authorization: Bearer TOKEN` instead, for `curl -H @-`.")
     var header = false
+
+    @Option(name: .customLong("dpop-proof"), parsing: .upToNextOption,
+            help: ArgumentHelp("For a DPoP-bound session: print the Authorization and DPoP header lines for one "
+                               + "request.", valueName: "METHOD URL"))
+    var dpopProof: [String] = []
 
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
@@ -33,12 +45,33 @@ struct SessionTokenCommand: GlobalOptionsCommand {
         if global.verbose { throw ValidationError("session token prints a secret: leave out --verbose") }
         if global.record != nil { throw ValidationError("session token prints a secret: leave out --record") }
         if global.json { throw ValidationError("session token prints the token alone: leave out --json") }
+        if !dpopProof.isEmpty {
+            guard dpopProof.count == 2, let url = URL(string: dpopProof[1]), let scheme = url.scheme?.lowercased(),
+                  scheme == "https" || scheme == "http", url.host != nil else {
+                throw ValidationError("--dpop-proof takes a method and an absolute http(s) URL, e.g. --dpop-proof GET "
+                    + "https://api.example.com/auth/me")
+            }
+            if header { throw ValidationError("--dpop-proof prints the header lines already: leave out --header") }
+        }
     }
 
     func run() async throws {
         let context = try CommandContext(global)
         let session = try await context.rider.sessions.validSession()
-        // Byte for byte: a token is visible ASCII (checked when it was issued), nothing to escape.
+        // Byte for byte: a token and a proof are visible ASCII (checked when issued, base64url).
+        if dpopProof.count == 2, let url = URL(string: dpopProof[1]) {
+            guard let proof = try await context.rider.sessions.service.dpop?.proof(
+                for: session, method: dpopProof[0].uppercased(), url: url) else {
+                throw RiderError.invalidInput([FieldProblem(field: "--dpop-proof", message: "applies to a DPoP-bound "
+                    + "session; this one is a bearer session: use --header")])
+            }
+            Console.standardOutput(json: "Authorization: DPoP \(session.accessToken)\nDPoP: \(proof)")
+            return
+        }
+        if session.isSenderConstrained, header {
+            throw RiderError.invalidInput([FieldProblem(field: "--header", message: "the session is bound to a DPoP key: "
+                + "its token needs a proof for each request; use --dpop-proof METHOD URL")])
+        }
         Console.standardOutput(json: header ? "Authorization: Bearer \(session.accessToken)" : session.accessToken)
     }
 }

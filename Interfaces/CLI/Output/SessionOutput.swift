@@ -16,8 +16,13 @@ struct SessionOutput: Encodable, Sendable {
     @Nullable var identitySource: String?
     /// The account as `rider session list` names it, for a session that kept no identity.
     @Nullable var account: String?
+    /// `Bearer`, or `DPoP` for tokens bound to a key (RFC 9449).
+    let tokenType: String
+    /// The RFC 7638 thumbprint of the key a DPoP-bound session proves (never the key).
+    @Nullable var dpopKeyThumbprint: String?
 
-    init(_ session: Session, server: String, vault: String, now: Date, account: String? = nil) {
+    init(_ session: Session, server: String, vault: String, now: Date, account: String? = nil,
+         dpopKeyThumbprint: String? = nil) {
         self.server = server
         userID = session.userID.rawValue
         role = session.role?.rawValue
@@ -29,6 +34,8 @@ struct SessionOutput: Encodable, Sendable {
         email = session.identity?.email
         identitySource = session.identity?.source.rawValue
         self.account = account
+        tokenType = session.isSenderConstrained ? "DPoP" : "Bearer"
+        self.dpopKeyThumbprint = dpopKeyThumbprint
     }
 
     func lines(now: Date) -> [String] {
@@ -44,6 +51,9 @@ struct SessionOutput: Encodable, Sendable {
             ("role", role ?? "unknown"),
             ("expires", expiry ?? "unknown (the server did not say)"),
             ("refresh", refreshable ? "automatic when the access token expires" : "not possible; log in again on expiry"),
+            ("tokens", tokenType == "DPoP"
+                ? "bound to a DPoP key (thumbprint \(dpopKeyThumbprint ?? "unreadable")): useless without its proof"
+                : "bearer: whoever holds the access token can use it"),
             ("vault", vault),
         ])
     }
