@@ -26,6 +26,19 @@ public struct LoopbackBrowserUserAgent: ExternalUserAgent {
         self.init(listener: NIOLoopbackListener(), browser: SystemBrowserOpener(environment: environment))
     }
 
+    /// Listens on the first of `addresses` that can be bound (a provider that compares redirect
+    /// URIs exactly, port included, needs its registered port), telling `onSkipped` about each
+    /// busy one passed over.
+    /// - Parameters:
+    ///   - addresses: tried in order; `127.0.0.1` on a port the system picks when empty.
+    ///   - onSkipped: one line per address passed over, in library terms.
+    ///   - environment: as ``init(environment:)``.
+    package init(listeningOn addresses: [LoopbackListenAddress], onSkipped: @escaping @Sendable (String) -> Void = { _ in },
+                 environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(listener: NIOLoopbackListener(addresses: addresses, onSkipped: onSkipped),
+                  browser: SystemBrowserOpener(environment: environment))
+    }
+
     /// Built from its two halves.
     package init(listener: NIOLoopbackListener, browser: SystemBrowserOpener) {
         self.listener = listener

@@ -6,8 +6,10 @@ import NIOPosix
 import RiderDomain
 
 /// Listens for a browser sign-in's redirect on `http://127.0.0.1:<port><path>`, the port chosen
-/// by the system (RFC 8252 §7.3: a loopback IP literal, not `localhost`, which a resolver or a
-/// hosts file could send elsewhere; bound to 127.0.0.1 only, so no other machine can connect).
+/// by the system unless given (RFC 8252 §7.3: a loopback IP literal, not `localhost`, which a
+/// resolver or a hosts file could send elsewhere; bound to the loopback address only, so no other
+/// machine can connect). Given addresses (`127.0.0.1:8400`, `[::1]:8400`) are tried in order, a
+/// busy one skipped, for providers that compare redirect URIs exactly, port included.
 ///
 /// Other programs on the machine can connect too, and so can web pages through the browser: a
 /// request whose `Host` is not `127.0.0.1:<port>` (or `[::1]:<port>`) is answered 400 whatever
@@ -21,18 +23,54 @@ import RiderDomain
 /// address.
 package struct NIOLoopbackListener: Sendable {
     private let group: any EventLoopGroup
+    private let addresses: [LoopbackListenAddress]
+    private let onSkipped: @Sendable (String) -> Void
 
-    /// - Parameter group: the event loops to listen on; NIO's shared ones by default.
-    package init(group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+    /// - Parameters:
+    ///   - addresses: where to listen, tried in order until one can be bound (a provider that
+    ///     compares redirect URIs exactly, port included, needs the port it has registered);
+    ///     `127.0.0.1` on a port the system picks by default.
+    ///   - onSkipped: told, in library terms, about each address that could not be bound before
+    ///     one could (a busy port), so the person knows which redirect URI is in use.
+    ///   - group: the event loops to listen on; NIO's shared ones by default.
+    package init(addresses: [LoopbackListenAddress] = [.ephemeral], onSkipped: @escaping @Sendable (String) -> Void = { _ in },
+                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.group = group
+        self.addresses = addresses.isEmpty ? [.ephemeral] : addresses
+        self.onSkipped = onSkipped
     }
 
-    /// Starts listening for requests to `path`.
+    /// Starts listening for requests to `path`, on the first of the addresses that can be bound.
     /// - Parameter path: the redirect URI's path, for example `/callback`.
     /// - Returns: the endpoint, already accepting connections.
     /// - Throws: `RiderError.invalidConfiguration(_:)` when nothing can listen (no loopback
-    ///   interface, no free port).
+    ///   interface, no free port, none of the addresses free).
     package func listen(path: String) async throws -> LoopbackRedirectEndpoint {
+        var refusals: [(LoopbackListenAddress, any Error)] = []
+        for (index, address) in addresses.enumerated() {
+            do {
+                return try await listen(on: address, path: path)
+            } catch let error as BindFailure {
+                refusals.append((address, error.underlying))
+                if index + 1 < addresses.count {
+                    onSkipped("cannot listen on \(address) (\(Self.reason(error.underlying))); trying "
+                        + "\(addresses[index + 1]) instead")
+                }
+            }
+        }
+        guard refusals.count > 1 || addresses != [.ephemeral] else {
+            throw RiderError.invalidConfiguration("cannot listen on 127.0.0.1 for the browser's return",
+                                                  underlying: refusals.first?.1)
+        }
+        let tried = refusals.map { "\($0.0) (\(Self.reason($0.1)))" }.joined(separator: ", ")
+        throw RiderError.invalidConfiguration("none of the addresses to listen on for the browser's return is free: "
+            + tried, underlying: refusals.last?.1)
+    }
+
+    /// A bind that failed: the next address is tried.
+    private struct BindFailure: Error { let underlying: any Error }
+
+    private func listen(on address: LoopbackListenAddress, path: String) async throws -> LoopbackRedirectEndpoint {
         let state = RedirectState(path: path)
         let channel: any Channel
         do {
@@ -45,16 +83,90 @@ package struct NIOLoopbackListener: Sendable {
                         child.pipeline.addHandler(RedirectHandler(state: state))
                     }
                 }
-                .bind(host: "127.0.0.1", port: 0).get()
+                .bind(host: address.host, port: address.port).get()
         } catch {
-            throw RiderError.invalidConfiguration("cannot listen on 127.0.0.1 for the browser's return", underlying: error)
+            throw BindFailure(underlying: error)
         }
-        guard let port = channel.localAddress?.port, let uri = URL(string: "http://127.0.0.1:\(port)\(path)") else {
+        do {
+            guard let port = channel.localAddress?.port else {
+                throw RiderError.invalidConfiguration("the loopback listener has no port")
+            }
+            return try LoopbackRedirectEndpoint(origin: "http://\(address.authorityHost):\(port)", path: path,
+                                                channel: channel, state: state)
+        } catch {
             try? await channel.close()
-            throw RiderError.invalidConfiguration("the loopback listener has no port")
+            throw error
         }
-        return LoopbackRedirectEndpoint(redirectURI: uri, channel: channel, state: state)
     }
+
+    /// Why a bind failed, in a few words ("in use" for the common case).
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? IOError else { return "\(error)" }
+        switch error.errnoCode {
+        case EADDRINUSE: return "in use"
+        case EADDRNOTAVAIL, EAFNOSUPPORT: return "no such loopback address here"
+        case EACCES: return "not allowed"
+        default: return String(cString: strerror(error.errnoCode))
+        }
+    }
+}
+
+/// Where the loopback listener may listen: a loopback IP literal (`127.0.0.1` or `::1`, never
+/// `localhost`, which a resolver could send elsewhere; RFC 8252 §8.3) and a port, `0` for one the
+/// system picks.
+package struct LoopbackListenAddress: Hashable, Sendable, CustomStringConvertible {
+    /// `127.0.0.1` or `::1`.
+    package let host: String
+    /// 0 to 65535; 0 lets the system choose.
+    package let port: Int
+
+    /// `127.0.0.1` on a port the system picks.
+    package static let ephemeral = LoopbackListenAddress(checkedHost: "127.0.0.1", port: 0)
+
+    private init(checkedHost host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Reads `127.0.0.1:8400` or `[::1]:8400`.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` for anything else: another host (only the
+    ///   loopback IP literals receive a redirect no other machine can send), no port, a port out
+    ///   of range.
+    package init(parsing text: String) throws {
+        let (host, port): (Substring, Substring)
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { throw Self.refusal(text) }
+            port = rest.dropFirst()
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { throw Self.refusal(text) }
+            (host, port) = (text[..<colon], text[text.index(after: colon)...])
+        }
+        guard host == "127.0.0.1" || host == "::1" else {
+            throw RiderError.invalidConfiguration("the listen address \(Self.clip(text)) is not 127.0.0.1:PORT or "
+                + "[::1]:PORT: the browser's return is received on a loopback address only")
+        }
+        guard !port.isEmpty, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber), port.count <= 5,
+              let number = Int(port), (0...65_535).contains(number) else {
+            throw RiderError.invalidConfiguration("the listen address \(Self.clip(text)) has no port from 0 to 65535")
+        }
+        self.init(checkedHost: String(host), port: number)
+    }
+
+    /// At most 64 characters of what was given, so a pasted wall of text stays out of the message.
+    private static func clip(_ text: String) -> String {
+        text.count > 64 ? text.prefix(64) + "…" : text
+    }
+
+    private static func refusal(_ text: String) -> RiderError {
+        RiderError.invalidConfiguration("the listen address \(Self.clip(text)) is not 127.0.0.1:PORT or [::1]:PORT")
+    }
+
+    /// The host as a URL writes it: `[::1]` for IPv6.
+    var authorityHost: String { host.contains(":") ? "[\(host)]" : host }
+
+    package var description: String { "\(authorityHost):\(port)" }
 }
 
 /// One listening redirect endpoint: sends the browser on to the provider's page once, hands out
@@ -67,11 +179,17 @@ package struct NIOLoopbackListener: Sendable {
 package struct LoopbackRedirectEndpoint: Sendable {
     /// The `redirect_uri` to send the provider (`http://127.0.0.1:<port>/callback`).
     package let redirectURI: URL
+    /// `http://127.0.0.1:<port>` (or `http://[::1]:<port>`): where the one-time address is.
+    private let origin: String
     private let channel: any Channel
     private let state: RedirectState
 
-    fileprivate init(redirectURI: URL, channel: any Channel, state: RedirectState) {
+    fileprivate init(origin: String, path: String, channel: any Channel, state: RedirectState) throws {
+        guard let redirectURI = URL(string: origin + path) else {
+            throw RiderError.invalidConfiguration("the redirect path \(path) does not make an address")
+        }
         self.redirectURI = redirectURI
+        self.origin = origin
         self.channel = channel
         self.state = state
     }
@@ -94,7 +212,7 @@ package struct LoopbackRedirectEndpoint: Sendable {
         let token = SwiftCryptoSignInCryptography().randomBytes(count: 32).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
-        guard let address = URL(string: "http://127.0.0.1:\(redirectURI.port ?? 0)\(RedirectState.startPrefix)\(token)")
+        guard let address = URL(string: origin + RedirectState.startPrefix + token)
         else {
             throw RiderError.invalidConfiguration("the loopback listener cannot make an address for the sign-in page")
         }
