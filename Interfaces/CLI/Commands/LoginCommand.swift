@@ -1,7 +1,13 @@
 import ArgumentParser
 import Foundation
 import RiderApplication
+import RiderInfrastructure
 import RiderKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `rider login`: signs in and keeps the session on this machine.
 struct LoginCommand: GlobalOptionsCommand {
@@ -25,6 +31,20 @@ struct LoginCommand: GlobalOptionsCommand {
             machine. Only the provider's answer to this sign-in ends the wait; rider gives up \
             after --timeout seconds or on Ctrl-C, storing nothing.
 
+            Where no browser can be opened here (over SSH, in a container, or with \
+            --no-browser) and standard input is a terminal, rider prints the provider's page \
+            itself: open it in a browser on any machine and sign in. That browser then tries \
+            to load http://127.0.0.1:<port>/callback?code=...&state=..., which it cannot \
+            reach from another machine: copy that whole address from its address bar and \
+            paste it at rider's prompt (or only its code=...&state=... part). The pasted \
+            answer is checked as the browser's return would be, and the browser's return \
+            still wins if it arrives.
+
+            A provider that compares redirect URIs exactly, port included, needs the port it \
+            has registered: --listen 127.0.0.1:8400 (repeatable; [::1]:8400 too) listens \
+            there, moving to the next --listen address when one is busy, and fails when none \
+            is free.
+
             With --device (RFC 8628, for providers that offer it; set the issuer), rider shows \
             a page and a short code: approve the sign-in there, on any device, and rider \
             stores the session.
@@ -33,7 +53,8 @@ struct LoginCommand: GlobalOptionsCommand {
             in $BROWSER when it is set, else with xdg-open in a graphical session; \
             --no-browser only prints them. Without --email, --web or --device, rider signs in \
             the way the provider's metadata offers: in the browser when a browser can be \
-            opened (and client_id is set), else with a device code, else with a password.
+            opened or standard input is a terminal to paste its answer on (and client_id is \
+            set), else with a device code, else with a password.
 
             Examples:
               rider login --email demo@example.com
@@ -41,6 +62,8 @@ struct LoginCommand: GlobalOptionsCommand {
                 rider login --email demo@example.com --password-stdin
               rider login --web
               rider login --device
+              rider login --web --no-browser
+              rider login --web --listen 127.0.0.1:8400 --listen '[::1]:8400'
             """
     )
 
@@ -68,6 +91,11 @@ struct LoginCommand: GlobalOptionsCommand {
                                + "(default: \(SignInWithBrowser.defaultRedirectPath)).", valueName: "path"))
     var redirectPath: String?
 
+    @Option(help: ArgumentHelp("With --web: listen for the browser's return on this address instead of a port the "
+                               + "system picks, for a provider that registered it (repeatable: tried in order, a busy "
+                               + "one skipped).", valueName: "address:port"))
+    var listen: [String] = []
+
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
     func validate() throws {
@@ -81,6 +109,14 @@ struct LoginCommand: GlobalOptionsCommand {
             throw ValidationError("--\(timeout != nil ? "timeout" : "redirect-path") goes with --web")
         }
         if let timeout, !(1...86_400).contains(timeout) { throw ValidationError("--timeout must be 1 to 86400 seconds") }
+        if !listen.isEmpty, device || email != nil || passwordStdin { throw ValidationError("--listen goes with --web") }
+        for address in listen {
+            do {
+                _ = try LoopbackListenAddress(parsing: address)
+            } catch let error as RiderError {
+                throw ValidationError("--listen: " + error.message)
+            }
+        }
     }
 
     func run() async throws {
@@ -123,22 +159,44 @@ struct LoginCommand: GlobalOptionsCommand {
     /// Opens the provider's page and waits on the loopback redirect; the one-time address that
     /// leads to the page goes to standard error whatever happens, so a person can open it by hand
     /// (the provider's own address, with the request's state, is printed nowhere).
+    ///
+    /// Where no browser can be opened here and standard input is a terminal, the person may be
+    /// on another machine: the provider's page itself is printed, and a pasted answer is taken
+    /// as well as the redirect (``PastedRedirectUserAgent``).
     private func signInWithBrowser(_ context: CommandContext) async throws {
         let rider = context.rider
         let timeout = timeout.map(TimeInterval.init) ?? SignInWithBrowser.defaultTimeout
         let (redirectPath, opensBrowser) = (redirectPath ?? SignInWithBrowser.defaultRedirectPath, !noBrowser)
+        let loopback = LoopbackBrowserUserAgent(listeningOn: try listen.map(LoopbackListenAddress.init(parsing:)),
+                                                onSkipped: { Console.standardError("rider: " + $0 + ".") })
+        let pastes = (noBrowser || !loopback.canOpenPages) && isatty(STDIN_FILENO) == 1
+        let agent: any ExternalUserAgent = pastes
+            ? PastedRedirectUserAgent(wrapping: loopback, nextLine: { await PastedLines.standardInput.next() },
+                                      onUnreadable: { Console.standardError("rider: " + $0 + ".") })
+            : loopback
+        let flow = SignInFlow(browser: BrowserSignIn(redirectPath: redirectPath, timeout: timeout, opensBrowser: opensBrowser,
+                                                     prompt: { prompt in Self.tell(prompt, pastes: pastes, timeout: timeout) },
+                                                     userAgent: agent))
         let session = try await Interruption.cancelling(saying: "the sign-in was cancelled; nothing was stored.") {
-            try await rider.signInWithBrowser(redirectPath: redirectPath, timeout: timeout,
-                                              opensBrowser: opensBrowser) { prompt in
-                let page = prompt.url.absoluteString.terminalSafe
-                Console.standardError(prompt.openedInBrowser
-                    ? "The sign-in page was opened in your browser. If it did not open, open this address on "
-                        + "this machine (it works once):\n  \(page)"
-                    : "To sign in, open this address in a browser on this machine (it works once):\n  \(page)")
-                Console.standardError("Waiting for the sign-in in the browser (up to \(Int(timeout)) s; Ctrl-C to give up)…")
-            }
+            try await rider.signIn(flow)
         }
         try await printSignedIn(session, context)
+    }
+
+    /// Where to sign in, on standard error.
+    private static func tell(_ prompt: SignInWithBrowser.Prompt, pastes: Bool, timeout: TimeInterval) {
+        let page = prompt.url.absoluteString.terminalSafe
+        if prompt.openedInBrowser {
+            Console.standardError("The sign-in page was opened in your browser. If it did not open, open this address on "
+                + "this machine (it works once):\n  \(page)")
+        } else if pastes {
+            Console.standardError("To sign in, open this address in a browser, on this machine or any other:\n  \(page)")
+            Console.standardError("When the browser ends on an address starting with http://127.0.0.1 or http://[::1] "
+                + "that it cannot load, copy that whole address and paste it here, then press Enter.")
+        } else {
+            Console.standardError("To sign in, open this address in a browser on this machine (it works once):\n  \(page)")
+        }
+        Console.standardError("Waiting for the sign-in in the browser (up to \(Int(timeout)) s; Ctrl-C to give up)…")
     }
 
     /// Shows the code and the page on standard error (standard output keeps the result, so
@@ -191,7 +249,8 @@ struct LoginCommand: GlobalOptionsCommand {
     private enum Flow { case browser, device }
 
     /// How plain `rider login` (no `--email`) signs in, from the issuer's metadata: in the
-    /// browser when the provider offers it and a browser can be opened, else with a device code,
+    /// browser when the provider offers it and a browser can be opened or the answer can be
+    /// pasted on the terminal, else with a device code (saying why when the browser was offered),
     /// else in the browser all the same (the address is printed) when there is no password grant
     /// to fall back on; `nil` to ask for a password, as without an issuer.
     /// - Returns: the flow, and whether the provider offers the password grant too.
@@ -205,7 +264,15 @@ struct LoginCommand: GlobalOptionsCommand {
         let device = metadata.supportsGrant(AuthorizationServer.deviceCodeGrant)
         let password = try await server.passwordGrantRefusal() == nil
         if browser, LoopbackBrowserUserAgent().canOpenPages { return (.browser, password) }
-        if device { return (.device, password) }
+        // No browser here, but a terminal: the person opens the page elsewhere and pastes the answer.
+        if browser, isatty(STDIN_FILENO) == 1 { return (.browser, password) }
+        if device {
+            if browser {
+                Console.standardError("No browser can be opened here and standard input is not a terminal to paste "
+                    + "the browser's answer on.")
+            }
+            return (.device, password)
+        }
         if browser, !password { return (.browser, password) }
         return nil
     }
