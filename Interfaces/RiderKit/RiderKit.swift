@@ -191,7 +191,7 @@ public struct RiderKit: Sendable {
     /// let session = try await rider.signIn(.browser { prompt in print("Sign in at \(prompt.url)") })
     /// ```
     /// - Returns: the new session, already in the vault.
-    /// - Throws: what the flow throws (see ``SignInFlow``'s cases), `RiderError.storage(_:)` when
+    /// - Throws: what the flow throws (see `SignInFlow`'s cases), `RiderError.storage(_:)` when
     ///   the session cannot be stored (the tokens just issued are then revoked).
     public func signIn(_ flow: SignInFlow) async throws -> Session {
         try await sessions.signIn(flow)
