@@ -48,6 +48,11 @@ struct RiderServerCommand: AsyncParsableCommand {
           help: "Refuse the password grant (unsupported_grant_type) and leave it out of the metadata, as RFC 9700 asks of providers: clients sign in with a device code.")
     var noPasswordGrant = false
 
+    @Option(help: ArgumentHelp(
+        "DPoP (RFC 9449): off; supported (proofs taken, tokens issued with one bound to its key, ES256 in the metadata); required (token requests without a proof refused with invalid_dpop_proof).",
+        valueName: "off|supported|required"))
+    var dpop: DPoPMode = .off
+
     @Flag(name: .customLong("form-hostile-tokens"), help: "Issue tokens that contain +, / and = to test client form encoding.")
     var formHostileTokens = false
 
@@ -123,10 +128,13 @@ struct RiderServerCommand: AsyncParsableCommand {
             enableTestHooks: enableTestHooks,
             deviceCodeLifetime: .seconds(deviceCodeLifetime),
             devicePollInterval: .seconds(devicePollInterval),
-            passwordGrant: !noPasswordGrant
+            passwordGrant: !noPasswordGrant,
+            dpop: dpop
         )
     }
 }
+
+extension DPoPMode: ExpressibleByArgument {}
 
 // `AsyncParsableCommand.main()` is shadowed by the synchronous overload in top-level code,
 // so parse and run explicitly.

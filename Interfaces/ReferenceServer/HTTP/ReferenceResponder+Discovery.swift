@@ -6,6 +6,7 @@ extension ReferenceResponder {
     /// the server's authorization server metadata (RFC 8414), the same document at both: the
     /// authorization endpoint (code with PKCE S256, `iss` in its answers, RFC 9207), the token
     /// endpoint with its grants, the device authorization endpoint (RFC 8628) and revocation.
+    /// With DPoP on (`--dpop`), `dpop_signing_alg_values_supported` (RFC 9449 §5.1) names ES256.
     /// Its `issuer` is the server's base URL.
     /// Public, and reusable for an hour.
     func providerMetadata() async throws -> Response {
@@ -27,7 +28,8 @@ extension ReferenceResponder {
             idTokenSigningAlgValuesSupported: ["ES256"],
             subjectTypesSupported: ["public"],
             scopesSupported: ["openid", "email", "profile"],
-            revocationEndpointAuthMethodsSupported: ["none"])
+            revocationEndpointAuthMethodsSupported: ["none"],
+            dpopSigningAlgValuesSupported: dpop == .off ? nil : ["ES256"])
         return try Responses.json(body, headers: [.cacheControl: "public, max-age=\(ProviderMetadataBody.maxAge)"])
     }
 }
@@ -57,6 +59,8 @@ struct ProviderMetadataBody: Encodable, Sendable {
     let subjectTypesSupported: [String]
     let scopesSupported: [String]
     let revocationEndpointAuthMethodsSupported: [String]
+    /// RFC 9449 §5.1; left out while DPoP is off.
+    let dpopSigningAlgValuesSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -75,5 +79,6 @@ struct ProviderMetadataBody: Encodable, Sendable {
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
     }
 }

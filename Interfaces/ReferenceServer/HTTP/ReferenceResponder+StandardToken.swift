@@ -76,13 +76,15 @@ extension ReferenceResponder {
 /// RFC 6749 §5.1, and OpenID Connect's id_token when `openid` was asked for.
 struct StandardTokenResponseBody: Encodable, Sendable {
     let accessToken: String
-    let tokenType = "bearer"
+    /// `bearer`, in lower case as some servers write it; `DPoP` for bound tokens (RFC 9449 §5).
+    let tokenType: String
     let expiresIn: Int?
     let refreshToken: String
     let idToken: String?
 
     init(_ pair: TokenPair) {
         accessToken = pair.accessToken
+        tokenType = pair.jkt == nil ? "bearer" : "DPoP"
         expiresIn = pair.expiresIn
         refreshToken = pair.refreshToken
         idToken = pair.idToken

@@ -43,6 +43,8 @@ extension ReferenceResponder {
             throw TokenEndpointError.invalidRequest("the parameter \(repeated) must not be repeated")
         }
         let scope = try Self.scope(form["scope"])
+        // Before the grant is looked at: a request refused for its proof spends no code or token.
+        let jkt = try await tokenRequestProof(request)
         switch form["grant_type"] {
         case nil, ""?:
             throw TokenEndpointError.invalidRequest("grant_type is missing")
@@ -51,7 +53,7 @@ extension ReferenceResponder {
         case "password"?:
             let username = try Self.required(form, "username")
             let password = try Self.required(form, "password")
-            switch await store.passwordGrant(email: username, password: password, scope: scope, client: client) {
+            switch await store.passwordGrant(email: username, password: password, scope: scope, client: client, jkt: jkt) {
             case .granted(let pair):
                 return pair
             case .refused:
@@ -61,15 +63,19 @@ extension ReferenceResponder {
             }
         case "refresh_token"?:
             let refreshToken = try Self.required(form, "refresh_token")
-            guard let pair = await store.refreshGrant(refreshToken: refreshToken) else {
+            switch await store.refreshGrant(refreshToken: refreshToken, jkt: jkt) {
+            case .granted(let pair):
+                return pair
+            case .invalid:
                 throw TokenEndpointError.invalidGrant(
                     "the refresh token is unknown, expired, revoked or already used (reusing one revokes every token of its sign-in)")
+            case .wrongKey:
+                throw TokenEndpointError.invalidDPoPProof("the refresh token is bound to a DPoP key this request did not prove")
             }
-            return pair
         case TokenEndpointError.deviceCodeGrantType?:
             let deviceCode = try Self.required(form, "device_code")
             let clientID = try Self.requestingClient(request, form: form)
-            switch await store.deviceCodeGrant(deviceCode: deviceCode, clientID: clientID) {
+            switch await store.deviceCodeGrant(deviceCode: deviceCode, clientID: clientID, jkt: jkt) {
             case .granted(let pair): return try await withIDToken(pair, audience: clientID, nonce: nil)
             case .pending: throw TokenEndpointError.authorizationPending
             case .slowDown: throw TokenEndpointError.slowDown
@@ -82,7 +88,7 @@ extension ReferenceResponder {
             let code = try Self.required(form, "code")
             let clientID = try Self.requestingClient(request, form: form)
             switch await store.authorizationCodeGrant(code: code, clientID: clientID, redirectURI: form["redirect_uri"],
-                                                      codeVerifier: form["code_verifier"]) {
+                                                      codeVerifier: form["code_verifier"], jkt: jkt) {
             case .granted(let pair, let nonce): return try await withIDToken(pair, audience: clientID, nonce: nonce)
             case .invalid(let reason): throw TokenEndpointError.invalidGrant(reason)
             }

@@ -20,6 +20,10 @@ struct ReferenceResponder: HTTPResponder {
     let passwordGrant: Bool
     /// Signs id_tokens and publishes the key set.
     let idTokens: IDTokenSigner
+    /// Whether DPoP proofs are taken, and required at the token endpoint (`--dpop`).
+    let dpop: DPoPMode
+    /// Checks DPoP proofs and remembers their `jti`s.
+    let proofs: DPoPProofVerifier
     let logger: Logger
 
     func respond(to request: Request, context: ReferenceRequestContext) async throws -> Response {

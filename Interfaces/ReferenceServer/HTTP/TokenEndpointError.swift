@@ -50,6 +50,11 @@ struct TokenEndpointError: Error, Sendable {
         description: "client authentication failed"
     )
 
+    /// RFC 9449 §5: the DPoP proof is missing where required, or fails a check.
+    static func invalidDPoPProof(_ description: String) -> TokenEndpointError {
+        TokenEndpointError(code: "invalid_dpop_proof", description: description)
+    }
+
     static func invalidScope(_ description: String) -> TokenEndpointError {
         TokenEndpointError(code: "invalid_scope", description: description)
     }

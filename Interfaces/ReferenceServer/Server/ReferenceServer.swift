@@ -98,6 +98,8 @@ public enum ReferenceServer {
                 testHooks: configuration.enableTestHooks,
                 passwordGrant: configuration.passwordGrant,
                 idTokens: IDTokenSigner(),
+                dpop: configuration.dpop,
+                proofs: DPoPProofVerifier(now: store.now),
                 logger: logger
             ),
             configuration: ApplicationConfiguration(

@@ -62,6 +62,9 @@ public struct ReferenceServerConfiguration: Sendable {
     /// what RFC 9700 asks of providers: its metadata leaves the grant out and the token endpoint
     /// answers `unsupported_grant_type`, so clients sign in with a device code.
     public var passwordGrant: Bool
+    /// Whether the server takes DPoP proofs (RFC 9449) and binds tokens to their keys, and
+    /// whether it requires them at the token endpoint; see ``DPoPMode``. Off by default.
+    public var dpop: DPoPMode
 
     /// Creates a configuration; every parameter has a test-friendly default.
     public init(
@@ -86,9 +89,11 @@ public struct ReferenceServerConfiguration: Sendable {
         maximumStoredTokens: Int = 100_000,
         deviceCodeLifetime: Duration = .seconds(600),
         devicePollInterval: Duration = .seconds(5),
-        passwordGrant: Bool = true
+        passwordGrant: Bool = true,
+        dpop: DPoPMode = .off
     ) {
         self.passwordGrant = passwordGrant
+        self.dpop = dpop
         self.host = host
         self.port = port
         self.seedUsers = seedUsers

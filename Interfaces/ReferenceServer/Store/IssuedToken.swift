@@ -12,4 +12,7 @@ struct IssuedToken: Sendable {
     let sequence: UInt64
     var expiresAt: Date
     let scope: String?
+    /// The RFC 7638 thumbprint of the DPoP key (RFC 9449) the token is bound to: a bound token
+    /// is good only with a proof signed by that key. `nil` for a bearer token.
+    let jkt: String?
 }

@@ -104,8 +104,9 @@ extension ReferenceStore {
     /// Redeems `code` (RFC 6749 §4.1.3, RFC 7636 §4.6): once, before it expires, by the client
     /// it was issued to, with the same redirect URI and a verifier whose S256 is the challenge.
     /// A failed attempt spends the code too, so a stolen code cannot be tried again and again.
+    /// - Parameter jkt: The DPoP key the request proved, which the tokens are bound to.
     func authorizationCodeGrant(code: String, clientID: String?, redirectURI: String?,
-                                codeVerifier: String?) -> CodeGrantOutcome {
+                                codeVerifier: String?, jkt: String?) -> CodeGrantOutcome {
         guard let issued = authorizationCodes.removeValue(forKey: code) else {
             return .invalid("the authorization code is unknown or already used")
         }
@@ -121,7 +122,7 @@ extension ReferenceStore {
             return .invalid("the code_verifier does not match the code_challenge")
         }
         counters.authorizationCodeGrants += 1
-        return .granted(issueTokens(userIndex: issued.userIndex, scope: issued.request.scope),
+        return .granted(issueTokens(userIndex: issued.userIndex, scope: issued.request.scope, jkt: jkt),
                         nonce: issued.request.nonce)
     }
 

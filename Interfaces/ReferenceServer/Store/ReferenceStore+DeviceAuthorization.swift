@@ -93,8 +93,10 @@ extension ReferenceStore {
 
     /// Answers one poll of the token endpoint (RFC 8628 §3.4, §3.5). Redeeming an approved
     /// code starts a token family like a password grant and spends the code.
-    /// - Parameter clientID: The client polling; must be the one that started the authorization.
-    func deviceCodeGrant(deviceCode: String, clientID: String?) -> DeviceGrantOutcome {
+    /// - Parameters:
+    ///   - clientID: The client polling; must be the one that started the authorization.
+    ///   - jkt: The DPoP key the poll proved, which the tokens are bound to.
+    func deviceCodeGrant(deviceCode: String, clientID: String?, jkt: String?) -> DeviceGrantOutcome {
         guard let authorization = deviceAuthorizations[deviceCode], authorization.clientID == clientID else {
             return .invalid
         }
@@ -106,7 +108,7 @@ extension ReferenceStore {
         case .approved(let index):
             forgetDeviceAuthorization(deviceCode)
             counters.deviceCodeGrants += 1
-            return .granted(issueTokens(userIndex: index, scope: authorization.scope))
+            return .granted(issueTokens(userIndex: index, scope: authorization.scope, jkt: jkt))
         case .pending:
             deviceAuthorizations[deviceCode]?.lastPolledAt = now
             if let last = authorization.lastPolledAt,

@@ -13,11 +13,11 @@ extension ReferenceStore {
 
     /// Runs the password grant, unless the login throttle holds it back.
     /// - Parameter client: The address the request came from, one of the throttle's keys.
-    func passwordGrant(email: String, password: String, scope: String?, client: String) -> PasswordGrantOutcome {
+    func passwordGrant(email: String, password: String, scope: String?, client: String, jkt: String?) -> PasswordGrantOutcome {
         switch checkCredentials(email: email, password: password, client: client) {
         case .accepted(let index):
             counters.passwordGrants += 1
-            return .granted(issueTokens(userIndex: index, scope: scope))
+            return .granted(issueTokens(userIndex: index, scope: scope, jkt: jkt))
         case .refused:
             return .refused
         case .throttled(let wait):
@@ -54,9 +54,21 @@ extension ReferenceStore {
     }
 
     /// Starts a new token family for the user at `userIndex`: the tokens of a sign-in.
-    func issueTokens(userIndex: Int, scope: String?) -> TokenPair {
+    /// - Parameter jkt: the thumbprint of the DPoP key the request proved, which both tokens are
+    ///   bound to; `nil` for bearer tokens.
+    func issueTokens(userIndex: Int, scope: String?, jkt: String?) -> TokenPair {
         defer { nextGrantID += 1 }
-        return issueTokens(userIndex: userIndex, grantID: nextGrantID, scope: scope)
+        return issueTokens(userIndex: userIndex, grantID: nextGrantID, scope: scope, jkt: jkt)
+    }
+
+    /// What a refresh grant came to.
+    enum RefreshOutcome: Sendable {
+        case granted(TokenPair)
+        /// Unknown, expired, revoked or already used.
+        case invalid
+        /// Bound to a DPoP key the request did not prove (no proof, or another key's). The
+        /// token stays as it was: whoever sent it without the key cannot spend it for its owner.
+        case wrongKey
     }
 
     /// Runs the refresh grant: the used refresh token is retired, a new one takes its place in
@@ -66,17 +78,29 @@ extension ReferenceStore {
     /// a stolen copy, or a client that lost track — and the server cannot tell which one is
     /// legitimate, so it revokes the whole family (RFC 9700 §4.14.2): every access and
     /// refresh token descending from that login, the newest included.
-    /// - Returns: New tokens, or `nil` when the refresh token is unknown, retired, expired or revoked.
-    func refreshGrant(refreshToken: String) -> TokenPair? {
+    ///
+    /// A refresh token bound to a DPoP key is exchanged only with a proof of that key (RFC 9449
+    /// §5), and its successors are bound to the same key. An unbound one sent with a proof
+    /// gets tokens bound to the proof's key.
+    /// - Parameter jkt: the thumbprint of the key the request proved, if it sent a proof.
+    func refreshGrant(refreshToken: String, jkt: String?) -> RefreshOutcome {
         if let retired = retiredRefreshTokens[refreshToken] {
+            // Only the key's holder can show the token is being replayed; without it the
+            // request says nothing about the family, and must not end it for its owner.
+            guard retired.jkt == nil || retired.jkt == jkt else { return .wrongKey }
             revokeFamily(retired.grantID)
-            return nil
+            return .invalid
         }
-        guard let record = refreshTokens.removeValue(forKey: refreshToken) else { return nil }
-        guard record.expiresAt > now() else { return nil }
+        guard let record = refreshTokens[refreshToken] else { return .invalid }
+        guard record.expiresAt > now() else { return .invalid }
+        if let bound = record.jkt {
+            guard let jkt, ConstantTime.equals(bound, jkt) else { return .wrongKey }
+        }
+        refreshTokens.removeValue(forKey: refreshToken)
         retiredRefreshTokens[refreshToken] = record
         counters.refreshGrants += 1
-        return issueTokens(userIndex: record.userIndex, grantID: record.grantID, scope: record.scope)
+        return .granted(issueTokens(userIndex: record.userIndex, grantID: record.grantID, scope: record.scope,
+                                    jkt: record.jkt ?? jkt))
     }
 
     /// RFC 7009 revocation. A refresh token (current or retired) ends its whole family, so the
@@ -88,11 +112,11 @@ extension ReferenceStore {
         accessTokens.removeValue(forKey: token)
     }
 
-    /// Checks a bearer token.
+    /// Checks an access token; the caller checks the proof a bound one needs.
     func check(accessToken: String) -> BearerCheck {
         guard let record = accessTokens[accessToken] else { return .unknown }
         guard record.expiresAt > now() else { return .expired }
-        return .valid(users[record.userIndex])
+        return .valid(users[record.userIndex], jkt: record.jkt)
     }
 
     /// Counts a token request answered with an OAuth error.
@@ -117,7 +141,7 @@ extension ReferenceStore {
         for (token, record) in retiredRefreshTokens where matches(record) { retiredRefreshTokens.removeValue(forKey: token) }
     }
 
-    private func issueTokens(userIndex: Int, grantID: UInt64, scope: String?) -> TokenPair {
+    private func issueTokens(userIndex: Int, grantID: UInt64, scope: String?, jkt: String?) -> TokenPair {
         makeRoom(for: 2)
         let issuedAt = now()
         let accessExpiry = issuedAt.addingTimeInterval(Self.seconds(accessTokenTTL))
@@ -130,14 +154,16 @@ extension ReferenceStore {
             grantID: grantID,
             sequence: nextSequence(),
             expiresAt: accessExpiry,
-            scope: scope
+            scope: scope,
+            jkt: jkt
         )
         refreshTokens[refresh] = IssuedToken(
             userIndex: userIndex,
             grantID: grantID,
             sequence: nextSequence(),
             expiresAt: issuedAt.addingTimeInterval(Self.seconds(refreshTokenTTL)),
-            scope: scope
+            scope: scope,
+            jkt: jkt
         )
         remember(access, refresh)
         return TokenPair(
@@ -145,7 +171,8 @@ extension ReferenceStore {
             refreshToken: refresh,
             expiresIn: jwtAccessTokens ? nil : Int(accessTokenTTL.components.seconds),
             user: users[userIndex],
-            scope: scope
+            scope: scope,
+            jkt: jkt
         )
     }
 

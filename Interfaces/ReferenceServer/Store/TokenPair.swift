@@ -6,6 +6,8 @@ struct TokenPair: Sendable {
     let expiresIn: Int?
     let user: ReferenceUser
     let scope: String?
+    /// The thumbprint of the DPoP key both tokens are bound to; `nil` for bearer tokens.
+    let jkt: String?
     /// The OpenID Connect id_token, for grants that asked for `openid` with a client id.
     var idToken: String?
 }

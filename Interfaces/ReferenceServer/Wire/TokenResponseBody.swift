@@ -1,7 +1,8 @@
 /// The token endpoint's success body (RFC 6749 §5.1 plus `user_id` and `role`).
 struct TokenResponseBody: Encodable, Sendable {
     let accessToken: String
-    let tokenType = "Bearer"
+    /// `DPoP` for tokens bound to a proof's key (RFC 9449 §5), else `Bearer`.
+    let tokenType: String
     /// Left out (not `null`) for JWT access tokens.
     let expiresIn: Int?
     let refreshToken: String
@@ -12,6 +13,7 @@ struct TokenResponseBody: Encodable, Sendable {
 
     init(_ pair: TokenPair) {
         accessToken = pair.accessToken
+        tokenType = pair.jkt == nil ? "Bearer" : "DPoP"
         expiresIn = pair.expiresIn
         refreshToken = pair.refreshToken
         userID = pair.user.id

@@ -1,0 +1,161 @@
+import Crypto
+import Foundation
+import JWTKit
+
+/// Checks DPoP proofs (RFC 9449 §4.3) and remembers the ones it took, so none is taken twice.
+///
+/// A proof is a JWT the client signs for one request with the key its tokens are bound to; the
+/// public half rides in the proof's own header. Checked here: the signature against that key
+/// (jwt-kit; ES256 only), `typ: dpop+jwt`, a public `jwk` with no private members, `htm` and
+/// `htu` naming this request, `iat` within ``window`` of the server's clock, `ath` naming the
+/// access token the request carries, and `jti` not seen before — kept until its `iat` leaves the
+/// window, after which the proof would be refused as too old anyway.
+actor DPoPProofVerifier {
+    /// What a proof failed on, for `error_description` / the challenge's description. Says what
+    /// was wrong, never the proof's contents.
+    struct Refusal: Error, Sendable {
+        let reason: String
+    }
+
+    /// What a taken proof proved.
+    struct Proof: Sendable {
+        /// The RFC 7638 thumbprint of the key that signed it: what tokens are bound to.
+        let thumbprint: String
+    }
+
+    /// How far a proof's `iat` may be from the server's clock, either way.
+    static let window: TimeInterval = 60
+    /// Longer proofs are refused unread: an ES256 proof with its key is well under 1 KiB.
+    static let maximumProofLength = 8 * 1024
+
+    private let now: @Sendable () -> Date
+    /// Every `jti` taken and still inside the window, with when it leaves it.
+    private var seen: [String: Date] = [:]
+    private let capacity: Int
+
+    /// - Parameters:
+    ///   - now: the server's clock (the store's, so tests that move it move this too).
+    ///   - capacity: the most `jti`s kept. When that many proofs arrived within one window, a
+    ///     further one is refused until the oldest leave it: the server never forgets a proof it
+    ///     could still be shown again.
+    init(now: @escaping @Sendable () -> Date, capacity: Int = 100_000) {
+        self.now = now
+        self.capacity = capacity
+    }
+
+    /// Checks `proof` for one request.
+    /// - Parameters:
+    ///   - method: the request's method, which `htm` must name.
+    ///   - targets: the addresses (already ``normalizedTarget(_:)``) under which the client may
+    ///     have sent this request; `htu` must be one of them.
+    ///   - accessToken: the token the request carries, which `ath` must hash; `nil` at the token
+    ///     endpoint, where a proof has no `ath` to check.
+    /// - Returns: the proof's key thumbprint.
+    /// - Throws: ``Refusal`` naming the first check that failed.
+    func check(_ proof: String, method: String, targets: Set<String>, accessToken: String?) async throws(Refusal) -> Proof {
+        guard proof.utf8.count <= Self.maximumProofLength else { throw Refusal(reason: "the DPoP proof is too long") }
+        let (header, claims, key) = try Self.parse(proof)
+        do {
+            let keys = await JWTKeyCollection().add(ecdsa: key)
+            _ = try await keys.verify(proof, as: Claims.self)
+        } catch {
+            throw Refusal(reason: "the DPoP proof's signature does not verify with the key in its header")
+        }
+        guard header.typ == "dpop+jwt" else { throw Refusal(reason: "the DPoP proof's typ is not dpop+jwt") }
+        guard claims.htm == method else { throw Refusal(reason: "the DPoP proof's htm is not this request's method") }
+        guard let htu = Self.normalizedTarget(claims.htu), targets.contains(htu) else {
+            throw Refusal(reason: "the DPoP proof's htu is not this request's address")
+        }
+        let clock = now()
+        guard abs(clock.timeIntervalSince1970 - claims.iat) <= Self.window else {
+            throw Refusal(reason: "the DPoP proof's iat is more than \(Int(Self.window)) seconds from the server's time")
+        }
+        if let accessToken {
+            guard let ath = claims.ath, ConstantTime.equals(ath, Self.hash(accessToken)) else {
+                throw Refusal(reason: "the DPoP proof's ath does not match the access token")
+            }
+        }
+        guard (1...256).contains(claims.jti.utf8.count) else {
+            throw Refusal(reason: "the DPoP proof's jti must be 1 to 256 characters")
+        }
+        try remember(claims.jti, leavesWindowAt: Date(timeIntervalSince1970: claims.iat + Self.window), now: clock)
+        guard let parameters = key.parameters else { throw Refusal(reason: "the DPoP proof's jwk is not a P-256 key") }
+        return Proof(thumbprint: Self.thumbprint(x: parameters.x, y: parameters.y))
+    }
+
+    /// Records `jti`, or refuses it as a replay (or when the cache is full of live proofs).
+    private func remember(_ jti: String, leavesWindowAt expiry: Date, now: Date) throws(Refusal) {
+        if let leaves = seen[jti], leaves >= now { throw Refusal(reason: "the DPoP proof's jti was used before") }
+        if seen.count >= capacity {
+            seen = seen.filter { $0.value >= now }
+            guard seen.count < capacity else {
+                throw Refusal(reason: "too many DPoP proofs within a minute; try again shortly")
+            }
+        }
+        seen[jti] = expiry
+    }
+
+    /// The header and claims of `proof`, and the public key its header carries.
+    private static func parse(_ proof: String) throws(Refusal) -> (JWTHeader, Claims, ES256PublicKey) {
+        let header: JWTHeader, claims: Claims
+        do {
+            (header, claims, _) = try DefaultJWTParser().parse(Array(proof.utf8), as: Claims.self)
+        } catch {
+            throw Refusal(reason: "the DPoP proof is not a JWT with jti, htm, htu and iat")
+        }
+        guard header.alg == "ES256" else { throw Refusal(reason: "the DPoP proof's alg must be ES256") }
+        guard let jwk = header.jwk else { throw Refusal(reason: "the DPoP proof's header has no jwk") }
+        // RFC 9449 §4.3 (7): the header must not carry a private key. d is EC's; the others are
+        // RSA's and oct's, refused all the same.
+        guard Set(jwk.keys).isDisjoint(with: ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]) else {
+            throw Refusal(reason: "the DPoP proof's jwk holds a private key")
+        }
+        guard jwk["kty"]?.asString == "EC", jwk["crv"]?.asString == "P-256",
+              let x = jwk["x"]?.asString, let y = jwk["y"]?.asString,
+              let key = try? ES256PublicKey(parameters: (x: x, y: y))
+        else { throw Refusal(reason: "the DPoP proof's jwk is not a P-256 public key") }
+        return (header, claims, key)
+    }
+
+    /// `url` as `htu` is compared (RFC 9449 §4.3 (9), RFC 3986 §6.2.2–6.2.3): scheme and host in
+    /// lower case, no default port, an empty path as `/`, no query or fragment; `nil` for what
+    /// is not an absolute http(s) address.
+    static func normalizedTarget(_ url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        let defaultPort = scheme == "http" ? 80 : 443
+        let port = components.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(scheme)://\(bracketed)\(port)\(path)"
+    }
+
+    /// RFC 7638 §3.2: the required members in lexicographic order, no whitespace, SHA-256.
+    static func thumbprint(x: String, y: String) -> String {
+        base64URL(Data(SHA256.hash(data: Data(#"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#.utf8))))
+    }
+
+    /// `ath` (RFC 9449 §4.2): base64url of the token's SHA-256.
+    static func hash(_ accessToken: String) -> String {
+        base64URL(Data(SHA256.hash(data: Data(accessToken.utf8))))
+    }
+
+    private static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// RFC 9449 §4.2's claims. `iat` as a number, whole or not.
+    struct Claims: JWTPayload {
+        let jti: String
+        let htm: String
+        let htu: String
+        let iat: Double
+        let ath: String?
+        let nonce: String?
+
+        /// The checks are the verifier's, which knows the request and the clock.
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+}

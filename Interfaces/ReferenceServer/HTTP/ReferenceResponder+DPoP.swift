@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension ReferenceResponder {
+    /// The proof a token request carries in its `DPoP` header, checked (RFC 9449 §5).
+    /// - Returns: the thumbprint of the proof's key, which the tokens are then bound to; `nil`
+    ///   when DPoP is off (the header is ignored, as by a server that never heard of it) or the
+    ///   request sent no proof where proofs are only supported.
+    /// - Throws: `invalid_dpop_proof` for a proof that fails a check, more than one proof, or
+    ///   none where DPoP is required.
+    func tokenRequestProof(_ request: Request) async throws(TokenEndpointError) -> String? {
+        guard dpop != .off else { return nil }
+        let proofs = Self.dpopProofs(of: request)
+        guard let proof = proofs.first else {
+            guard dpop != .required else { throw .invalidDPoPProof("this server requires a DPoP proof with every token request") }
+            return nil
+        }
+        guard proofs.count == 1 else { throw .invalidDPoPProof("send one DPoP header, not several") }
+        do {
+            return try await self.proofs.check(proof, method: request.method.rawValue, targets: await proofTargets(of: request),
+                                               accessToken: nil).thumbprint
+        } catch {
+            throw .invalidDPoPProof(error.reason)
+        }
+    }
+
+    /// The proof of a request to the rider API that carries `accessToken` as
+    /// `Authorization: DPoP` (RFC 9449 §7).
+    /// - Returns: the thumbprint of the proof's key, which must be the one the token is bound to.
+    /// - Throws: ``DPoPProofVerifier/Refusal`` when there is no proof, several, or one that fails a check.
+    func resourceRequestProof(_ request: Request, accessToken: String) async throws(DPoPProofVerifier.Refusal) -> String {
+        let proofs = Self.dpopProofs(of: request)
+        guard let proof = proofs.first else {
+            throw DPoPProofVerifier.Refusal(reason: "a DPoP-bound access token needs a DPoP proof in a DPoP header")
+        }
+        guard proofs.count == 1 else { throw DPoPProofVerifier.Refusal(reason: "send one DPoP header, not several") }
+        return try await self.proofs.check(proof, method: request.method.rawValue, targets: await proofTargets(of: request),
+                                           accessToken: accessToken).thumbprint
+    }
+
+    /// Every `DPoP` header of `request`.
+    private static func dpopProofs(of request: Request) -> [String] {
+        request.headers.filter { $0.name.canonicalName == "dpop" }.map(\.value)
+    }
+
+    /// The addresses a client may have sent `request` to, normalized as `htu` is compared: the
+    /// server's own origin with the request's path, and — when the request names a loopback
+    /// `Host` on the server's own port — that `Host` too, since `localhost`, `127.0.0.1` and
+    /// `[::1]` all reach a loopback server and the client signs the one it used. Any other
+    /// `Host` is not taken on the request's word: a proof made for another server must not pass.
+    func proofTargets(of request: Request) async -> Set<String> {
+        let origin = await store.origin
+        let path = request.uri.path
+        var targets = Set([origin + path].compactMap(DPoPProofVerifier.normalizedTarget))
+        if let authority = request.head.authority, LoopbackAuthority.accepts(authority),
+           let named = DPoPProofVerifier.normalizedTarget("http://\(authority)\(path)"),
+           URLComponents(string: named)?.port == URLComponents(string: origin)?.port {
+            targets.insert(named)
+        }
+        return targets
+    }
+}
