@@ -238,6 +238,9 @@ let package = Package(
                 "RiderReferenceServer", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // To sign DPoP proofs of every kind, well-formed and not, for the server to check.
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/ReferenceServerTests",
             swiftSettings: strict

@@ -46,6 +46,12 @@ extension ReferenceStore {
         issued
     }
 
+    /// The thumbprint of the DPoP key an access or refresh token is bound to; `nil` for a bearer
+    /// token or one the store does not hold.
+    package func dpopThumbprint(of token: String) -> String? {
+        (accessTokens[token] ?? refreshTokens[token])?.jkt
+    }
+
     /// The counters as they are now.
     /// - Returns: A copy of the counters.
     public func stats() -> Stats {
