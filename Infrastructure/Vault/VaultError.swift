@@ -21,6 +21,9 @@ public enum VaultError: Error, Hashable, Sendable {
     case notOwned(file: String, owner: String, user: String)
     /// The encrypted file needs a passphrase and none was given.
     case passphraseRequired
+    /// No passphrase was chosen for a new encrypted session file: the person's entries differed,
+    /// or were too short, as often as they were asked. Nothing was written.
+    case passphraseNotChosen(file: String)
     /// The keyring (or another backend) cannot be used; `reason` says why.
     case unavailable(reason: String)
     /// The backend did not answer within the timeout.
@@ -47,6 +50,7 @@ public enum VaultError: Error, Hashable, Sendable {
         switch self {
         case .wrongPassphrase: .checkPassphrase
         case .passphraseRequired: .givePassphrase
+        case .passphraseNotChosen: nil
         case .corrupted, .unreadableSecret: .resetVault
         case .unboundSession: .adoptOrResetVault
         case .unsupportedVersion, .permissionsTooOpen, .notOwned, .unavailable, .timedOut, .io, .boundToAnotherServer:
@@ -83,6 +87,9 @@ public enum VaultError: Error, Hashable, Sendable {
                 + "run `chown \(user) \(file)` if you trust its contents, or choose a path of your own"
         case .passphraseRequired:
             "the encrypted session file needs a passphrase, and none was given"
+        case .passphraseNotChosen(let file):
+            "no passphrase was chosen for the new encrypted session file \(file) (the entries differed or were "
+                + "too short each time); nothing was written"
         case .unavailable(let reason):
             "the keyring cannot be used: \(reason)"
         case .timedOut(let after):

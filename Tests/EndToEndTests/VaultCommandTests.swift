@@ -86,6 +86,64 @@ struct VaultCommandTests {
         }
     }
 
+    @Test("a first sign-in without a keyring says what the new file is, asks again after a short or mismatched passphrase, and keeps the third try")
+    func newPassphrasePrompt() async throws {
+        try await withSandboxedReferenceServer { server, sandbox in
+            var environment = sandbox.environment
+            environment["RIDER_VAULT_PASSPHRASE"] = nil
+            environment["RIDER_VAULT"] = "encrypted-file"
+            let rider = try RiderProcess.executable().path
+            let terminal = try TerminalSession.start(
+                "printf '%s\\n' '\(Demo.password)' | '\(rider)' login --email \(Demo.email) --password-stdin",
+                environment: environment)
+            defer { terminal.stop() }
+            let why = try await terminal.waitFor("New vault passphrase:")
+            #expect(why.contains("encrypted file") && why.contains("rider vault reset"), "\(why)")
+            try terminal.type("short")
+            try await terminal.waitFor("use at least 8")
+            try terminal.type("long enough one")
+            try await terminal.waitFor("Repeat the passphrase:")
+            try terminal.type("a different one")
+            try await terminal.waitFor("The two entries differ. Try again.")
+            try terminal.type("long enough one")
+            try await terminal.waitUntil("asked to repeat again") { $0.components(separatedBy: "Repeat the passphrase:").count == 3 }
+            try terminal.type("long enough one")
+            let done = try await terminal.waitFor("EXIT=")
+            #expect(done.contains("EXIT=0"), "\(done)")
+            let whoami = try await sandbox.rider(["whoami"], environment: ["RIDER_VAULT": "encrypted-file",
+                                                                           "RIDER_VAULT_PASSPHRASE": "long enough one"])
+            #expect(whoami.status == 0, "the third try keeps the session: \(whoami)")
+            await expectNoSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
+    @Test("three failed tries at a new passphrase end the sign-in saying so, not asking for a variable; vault passphrase without a terminal names its own flag")
+    func newPassphraseGivenUp() async throws {
+        try await withSandboxedReferenceServer { _, sandbox in
+            var environment = sandbox.environment
+            environment["RIDER_VAULT_PASSPHRASE"] = nil
+            environment["RIDER_VAULT"] = "encrypted-file"
+            let rider = try RiderProcess.executable().path
+            let terminal = try TerminalSession.start(
+                "printf '%s\\n' '\(Demo.password)' | '\(rider)' login --email \(Demo.email) --password-stdin",
+                environment: environment)
+            defer { terminal.stop() }
+            for attempt in 1...3 {
+                try await terminal.waitUntil("asked for a new passphrase \(attempt) times") {
+                    $0.components(separatedBy: "New vault passphrase:").count == attempt + 1
+                }
+                try terminal.type("short")
+            }
+            let done = try await terminal.waitFor("EXIT=")
+            #expect(done.contains("EXIT=11") && done.contains("no passphrase was chosen"), "\(done)")
+            #expect(!done.contains("RIDER_VAULT_PASSPHRASE"), "a terminal was used: \(done)")
+
+            #expect(try await sandbox.loginAsDemo().status == 0)
+            let noTerminal = try await sandbox.rider(["vault", "passphrase"], environment: [:])
+            #expect(noTerminal.status != 0 && noTerminal.stderr.contains("--new-passphrase-stdin"), "\(noTerminal)")
+        }
+    }
+
     @Test("vault passphrase re-encrypts the file: the old passphrase stops working, the new one works")
     func changePassphrase() async throws {
         try await withSandboxedReferenceServer { server, sandbox in

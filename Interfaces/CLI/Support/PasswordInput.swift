@@ -10,10 +10,10 @@ import Darwin
 enum PasswordInput {
     /// - Parameter fromStandardInput: `--password-stdin` was given.
     /// - Throws: ``CLIError/usage(_:)`` when there is nowhere to read it from.
-    static func read(fromStandardInput: Bool, prompt: String = "Password: ") throws -> String {
+    static func read(fromStandardInput: Bool, prompt: String = "Password: ",
+                     hint: String = "pipe the password in with --password-stdin") throws -> String {
         if fromStandardInput { return try standardInput() }
-        return try TerminalInput.readLine(prompt: prompt, echo: false,
-                                          hint: "pipe the password in with --password-stdin")
+        return try TerminalInput.readLine(prompt: prompt, echo: false, hint: hint)
     }
 
     /// A new password, typed twice on the terminal so a typo is caught, or read once from stdin.
@@ -29,11 +29,23 @@ enum PasswordInput {
     /// A new vault passphrase, typed twice on the terminal, or read once from stdin.
     static func readNewPassphrase(fromStandardInput: Bool) throws -> String {
         if fromStandardInput { return try standardInput(flag: "--new-passphrase-stdin", what: "passphrase") }
-        let first = try read(fromStandardInput: false, prompt: "New vault passphrase: ")
-        let second = try read(fromStandardInput: false, prompt: "Repeat the new passphrase: ")
-        guard first == second else { throw CLIError.usage("The two passphrases differ; nothing was changed.") }
-        guard !first.isEmpty else { throw CLIError.usage("The passphrase is empty; nothing was changed.") }
-        return first
+        let hint = "pipe the new passphrase in with --new-passphrase-stdin"
+        let minimum = VaultPrompt.minimumLength
+        for attempt in 1...VaultPrompt.attempts {
+            let again = attempt < VaultPrompt.attempts ? " Try again." : ""
+            let first = try read(fromStandardInput: false, prompt: "New vault passphrase: ", hint: hint)
+            guard first.count >= minimum else {
+                TerminalInput.tell("That is \(first.count) characters; use at least \(minimum).\(again)")
+                continue
+            }
+            guard first == (try read(fromStandardInput: false, prompt: "Repeat the new passphrase: ", hint: hint)) else {
+                TerminalInput.tell("The two entries differ.\(again)")
+                continue
+            }
+            return first
+        }
+        throw CLIError.usage("No new passphrase was chosen (the entries differed or were too short each time); "
+            + "nothing was changed.")
     }
 
     private static func standardInput(flag: String = "--password-stdin", what: String = "password") throws -> String {

@@ -18,6 +18,16 @@ enum TerminalInput {
         try StatusLine.standardError.hidden { try ask(prompt: prompt, echo: echo, hint: hint) }
     }
 
+    /// Tells the person at the terminal something before a question (why it is asked, why it is
+    /// asked again): on the terminal, where the question appears, whatever stderr is. Nothing when
+    /// there is no terminal.
+    static func tell(_ text: String) {
+        let descriptor = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        StatusLine.standardError.hidden { show(text + "\n", on: descriptor) }
+    }
+
     private static func ask(prompt: String, echo: Bool, hint: String) throws -> String {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else {

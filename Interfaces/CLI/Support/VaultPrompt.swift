@@ -14,7 +14,7 @@ enum VaultPrompt {
             let isNew = !siblings.contains {
                 $0 == file.lastPathComponent || ($0.hasPrefix(stem) && $0.hasSuffix("." + file.pathExtension))
             }
-            return try isNew ? readNew(prompt: "New vault passphrase: ") : read(prompt: "Vault passphrase: ")
+            return try isNew ? readNew(for: file) : read(prompt: "Vault passphrase: ")
         }
     }
 
@@ -29,11 +29,34 @@ enum VaultPrompt {
         }
     }
 
-    /// A new passphrase, typed twice.
-    /// - Throws: ``VaultError/passphraseRequired`` when there is no terminal or the two differ.
-    static func readNew(prompt: String) throws(VaultError) -> String {
-        let first = try read(prompt: prompt)
-        guard first == (try read(prompt: "Repeat the passphrase: ")) else { throw .passphraseRequired }
-        return first
+    /// The fewest characters a new passphrase may have: the file is only as safe as it is hard to guess.
+    static let minimumLength = 8
+    /// How often a new passphrase is asked for before giving up, as passwd(1) does.
+    static let attempts = 3
+
+    /// A new passphrase for `file`, typed twice: says first what the file is and why it needs one,
+    /// and asks again after a mismatch or one that is too short.
+    /// - Throws: ``VaultError/passphraseRequired`` when there is no terminal,
+    ///   ``VaultError/passphraseNotChosen(file:)`` after the last attempt.
+    static func readNew(for file: URL) throws(VaultError) -> String {
+        TerminalInput.tell("rider keeps this session in an encrypted file, \(file.path), because no keyring (Secret "
+            + "Service) is available here. Choose a passphrase for it, at least \(minimumLength) characters: rider asks "
+            + "for it when the file is locked. If you forget it, `rider vault reset` removes the file and you sign "
+            + "in again.")
+        for attempt in 1...attempts {
+            let last = attempt == attempts
+            let first = try read(prompt: "New vault passphrase: ")
+            guard first.count >= minimumLength else {
+                TerminalInput.tell("That is \(first.count) characters; use at least \(minimumLength)."
+                    + (last ? "" : " Try again."))
+                continue
+            }
+            guard first == (try read(prompt: "Repeat the passphrase: ")) else {
+                TerminalInput.tell("The two entries differ." + (last ? "" : " Try again."))
+                continue
+            }
+            return first
+        }
+        throw .passphraseNotChosen(file: file.path)
     }
 }
