@@ -140,7 +140,8 @@ package struct LoopbackListenAddress: Hashable, Sendable, CustomStringConvertibl
             guard rest.hasPrefix(":") else { throw Self.refusal(text) }
             port = rest.dropFirst()
         } else {
-            guard let colon = text.lastIndex(of: ":") else { throw Self.refusal(text) }
+            // An IPv6 address is written in brackets, or its port could not be told from it.
+            guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else { throw Self.refusal(text) }
             (host, port) = (text[..<colon], text[text.index(after: colon)...])
         }
         guard host == "127.0.0.1" || host == "::1" else {
@@ -427,7 +428,9 @@ private final class RedirectHandler: ChannelInboundHandler, @unchecked Sendable 
         let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         if path == state.path {
             guard head.method == .GET else { return notAllowed(context) }
-            return respondToRedirect(URL(string: "http://127.0.0.1:\(port)\(head.uri)"), context: context)
+            // The address as the browser asked for it: on the loopback address the listener is bound to.
+            let host = context.channel.localAddress?.ipAddress.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "127.0.0.1"
+            return respondToRedirect(URL(string: "http://\(host):\(port)\(head.uri)"), context: context)
         }
         if path.hasPrefix(RedirectState.startPrefix) {
             guard head.method == .GET else { return notAllowed(context) }
