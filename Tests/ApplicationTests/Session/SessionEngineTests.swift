@@ -50,10 +50,12 @@ struct SessionEngineTests {
     func late401AfterRefresh() async throws {
         let harness = try UseCaseHarness.signedIn()
         let slowRoute = StubRoute(.get, "/users/u_000009")
-        // The slow request is sent with access-1, then held until the refresh is done.
+        // The slow request is sent with access-1, then held until the test says the refresh is
+        // done: a signal, not a sleep that a loaded machine could outlast.
+        let (refreshed, refreshDone) = AsyncStream.makeStream(of: Void.self)
         harness.transport.stub(slowRoute) { request in
             guard request.bearerToken == "access-2" else {
-                try await Task.sleep(for: .milliseconds(50))
+                for await _ in refreshed { break }
                 return .problem(status: 401)
             }
             return .successful(Fixtures.user(id: "u_000009"))
@@ -64,6 +66,7 @@ struct SessionEngineTests {
         async let slow = harness.getUser("u_000009")
         try await harness.transport.waitForRequests(.get, "/users/u_000009")
         _ = try await harness.getRider()
+        refreshDone.finish()
         let user = try await slow
 
         #expect(user.id == "u_000009")
