@@ -44,8 +44,11 @@ public protocol ExternalUserAgent: Sendable {
 /// redirect once, then shows the outcome and lets go (the loopback adapter frees its port).
 ///
 /// Only a redirect that belongs to the sign-in (the check given to
-/// ``present(_:shows:acceptingAnswers:)`` accepts it) may end the wait: a program or web page that
-/// finds the redirect endpoint must not be able to end the sign-in by sending something else.
+/// ``present(_:shows:acceptingAnswers:)`` accepts it) may end the wait when anyone could have sent
+/// it: a program or web page that finds a listening redirect endpoint must not be able to end the
+/// sign-in by sending something else. An answer only the person can give — typed or pasted at
+/// their own terminal — may be handed over as it is; the flow's own check then refuses a wrong one
+/// and ends the sign-in, since nobody else could have sent it.
 public protocol ExternalUserAgentSession: Sendable {
     /// The `redirect_uri` to send the provider (for the loopback adapter,
     /// `http://127.0.0.1:<port>/callback`).
