@@ -53,6 +53,10 @@ struct RiderServerCommand: AsyncParsableCommand {
         valueName: "off|supported|required"))
     var dpop: DPoPMode = .off
 
+    @Flag(name: .customLong("dpop-nonce"),
+          help: "With --dpop, demand a server nonce in every DPoP proof (use_dpop_nonce, DPoP-Nonce on every response, rotated every 5 minutes).")
+    var dpopNonce = false
+
     @Flag(name: .customLong("form-hostile-tokens"), help: "Issue tokens that contain +, / and = to test client form encoding.")
     var formHostileTokens = false
 
@@ -76,6 +80,9 @@ struct RiderServerCommand: AsyncParsableCommand {
         }
         guard deviceCodeLifetime >= 1, devicePollInterval >= 1 else {
             throw ValidationError("--device-code-lifetime and --device-poll-interval must be at least 1 second.")
+        }
+        guard !dpopNonce || dpop != .off else {
+            throw ValidationError("--dpop-nonce needs --dpop supported or --dpop required.")
         }
         guard allowNonLoopback || makeConfiguration().isLoopbackHost else {
             throw ValidationError("\(host) is not a loopback address; this test server prints its credentials. Pass --allow-non-loopback to bind it anyway.")
@@ -129,7 +136,8 @@ struct RiderServerCommand: AsyncParsableCommand {
             deviceCodeLifetime: .seconds(deviceCodeLifetime),
             devicePollInterval: .seconds(devicePollInterval),
             passwordGrant: !noPasswordGrant,
-            dpop: dpop
+            dpop: dpop,
+            dpopNonces: dpopNonce
         )
     }
 }

@@ -57,6 +57,21 @@ struct DPoPSessionTests {
         }
     }
 
+    @Test("against a server that demands DPoP nonces, rider fetches one when refused and signs in and works")
+    func serverNonces() async throws {
+        var configuration = Self.configuration
+        configuration.dpopNonces = true
+        try await withSandboxedReferenceServer(configuration) { server, sandbox in
+            let login = try await sandbox.rider(["login", "--email", Demo.email, "--password-stdin"],
+                                                environment: Self.dpop, stdin: Demo.password + "\n")
+            #expect(login.status == 0, "\(login)")
+            let whoami = try await sandbox.rider(["whoami"], environment: Self.dpop)
+            #expect(whoami.status == 0, "\(whoami)")
+            #expect(whoami.stdout.contains(Demo.userID), "\(whoami)")
+            await expectNoSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
     /// `Name: value` lines as a dictionary.
     static func headers(_ text: String) throws -> [String: String] {
         var headers: [String: String] = [:]

@@ -15,6 +15,9 @@ actor DPoPProofVerifier {
     /// was wrong, never the proof's contents.
     struct Refusal: Error, Sendable {
         let reason: String
+        /// The proof was good but for its nonce: the client should send it again with the
+        /// server's current one (`use_dpop_nonce`, RFC 9449 §8, §9).
+        var wantsNonce = false
     }
 
     /// What a taken proof proved.
@@ -32,15 +35,34 @@ actor DPoPProofVerifier {
     /// Every `jti` taken and still inside the window, with when it leaves it.
     private var seen: [String: Date] = [:]
     private let capacity: Int
+    /// Whether proofs must carry a nonce the server gave (`DPoP-Nonce`).
+    let requiresNonces: Bool
+    /// How long a nonce is the current one; the one before stays good for as long again, so a
+    /// client that just fetched it is not turned away at the turn.
+    static let nonceLifetime: TimeInterval = 300
+    private var nonce: (current: String, previous: String?, since: Date)?
 
     /// - Parameters:
     ///   - now: the server's clock (the store's, so tests that move it move this too).
     ///   - capacity: the most `jti`s kept. When that many proofs arrived within one window, a
     ///     further one is refused until the oldest leave it: the server never forgets a proof it
     ///     could still be shown again.
-    init(now: @escaping @Sendable () -> Date, capacity: Int = 100_000) {
+    ///   - requiresNonces: demand a nonce from the server in every proof.
+    init(now: @escaping @Sendable () -> Date, capacity: Int = 100_000, requiresNonces: Bool = false) {
         self.now = now
         self.capacity = capacity
+        self.requiresNonces = requiresNonces
+    }
+
+    /// The nonce clients should put in their next proofs, rotated every ``nonceLifetime``;
+    /// `nil` when nonces are not required.
+    func currentNonce() -> String? {
+        guard requiresNonces else { return nil }
+        let clock = now()
+        if let nonce, clock.timeIntervalSince(nonce.since) < Self.nonceLifetime { return nonce.current }
+        let fresh = Self.base64URL(Data((0..<16).map { _ in UInt8.random(in: .min ... .max) }))
+        nonce = (fresh, nonce?.current, clock)
+        return fresh
     }
 
     /// Checks `proof` for one request.
@@ -73,6 +95,14 @@ actor DPoPProofVerifier {
         if let accessToken {
             guard let ath = claims.ath, ConstantTime.equals(ath, Self.hash(accessToken)) else {
                 throw Refusal(reason: "the DPoP proof's ath does not match the access token")
+            }
+        }
+        if requiresNonces {
+            let current = currentNonce()
+            guard let sent = claims.nonce, sent == current || sent == nonce?.previous else {
+                throw Refusal(reason: claims.nonce == nil ? "the DPoP proof has no nonce; use the one in DPoP-Nonce"
+                                                          : "the DPoP proof's nonce is not a current one; use the one in DPoP-Nonce",
+                              wantsNonce: true)
             }
         }
         guard (1...256).contains(claims.jti.utf8.count) else {

@@ -33,7 +33,7 @@ extension ReferenceResponder {
             do {
                 thumbprint = try await resourceRequestProof(request, accessToken: token)
             } catch {
-                throw invalidProof(detail: error.reason)
+                throw error.wantsNonce ? nonceWanted(detail: error.reason) : invalidProof(detail: error.reason)
             }
             guard ConstantTime.equals(thumbprint, jkt) else {
                 throw invalidProof(detail: "the DPoP proof is signed by another key than the one the access token is bound to")
@@ -79,6 +79,18 @@ extension ReferenceResponder {
             title: "Invalid token",
             detail: detail,
             headers: [.wwwAuthenticate: challenge]
+        )
+    }
+
+    /// RFC 9449 §9: the proof lacks the server's current nonce, which `DPoP-Nonce` (added to
+    /// every response while nonces are on) carries.
+    private func nonceWanted(detail: String) -> APIProblem {
+        APIProblem(
+            status: .unauthorized,
+            slug: "use-dpop-nonce",
+            title: "DPoP nonce required",
+            detail: "The DPoP proof needs the server's nonce: \(detail).",
+            headers: [.wwwAuthenticate: #"DPoP algs="ES256", error="use_dpop_nonce", error_description="\#(detail)""#]
         )
     }
 

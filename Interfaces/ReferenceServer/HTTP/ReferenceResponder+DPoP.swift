@@ -21,7 +21,7 @@ extension ReferenceResponder {
             return try await self.proofs.check(proof, method: request.method.rawValue, targets: await proofTargets(of: request),
                                                accessToken: nil).thumbprint
         } catch {
-            throw .invalidDPoPProof(error.reason)
+            throw error.wantsNonce ? .useDPoPNonce(error.reason) : .invalidDPoPProof(error.reason)
         }
     }
 
@@ -60,4 +60,10 @@ extension ReferenceResponder {
         }
         return targets
     }
+}
+
+extension HTTPField.Name {
+    /// RFC 9449 §8: the nonce a server wants in the client's next proofs. A valid token, so
+    /// the initializer never answers `nil`; the optional is only its signature.
+    static let dpopNonce = HTTPField.Name("DPoP-Nonce")
 }

@@ -46,6 +46,10 @@ struct ReferenceResponder: HTTPResponder {
             logger.error("request failed", metadata: ["path": "\(path)", "error": "\(error)"])
             response = Responses.problem(.internalError())
         }
+        if proofs.requiresNonces, let nonce = await proofs.currentNonce(), let name = HTTPField.Name.dpopNonce {
+            // On every answer, so a client learns a rotated nonce without a refusal first.
+            response.headers[name] = nonce
+        }
         if request.method == .head { response = response.createHeadResponse() }
         // Method, path and status only: headers and bodies may hold tokens and passwords.
         logger.info("\(request.method.rawValue) \(path) \(response.status.code)")

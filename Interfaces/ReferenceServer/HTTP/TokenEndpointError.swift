@@ -55,6 +55,11 @@ struct TokenEndpointError: Error, Sendable {
         TokenEndpointError(code: "invalid_dpop_proof", description: description)
     }
 
+    /// RFC 9449 §8: the proof lacks the server's current nonce, which `DPoP-Nonce` carries.
+    static func useDPoPNonce(_ description: String) -> TokenEndpointError {
+        TokenEndpointError(code: "use_dpop_nonce", description: description)
+    }
+
     static func invalidScope(_ description: String) -> TokenEndpointError {
         TokenEndpointError(code: "invalid_scope", description: description)
     }

@@ -99,7 +99,7 @@ public enum ReferenceServer {
                 passwordGrant: configuration.passwordGrant,
                 idTokens: IDTokenSigner(),
                 dpop: configuration.dpop,
-                proofs: DPoPProofVerifier(now: store.now),
+                proofs: DPoPProofVerifier(now: store.now, requiresNonces: configuration.dpop != .off && configuration.dpopNonces),
                 logger: logger
             ),
             configuration: ApplicationConfiguration(

@@ -65,6 +65,11 @@ public struct ReferenceServerConfiguration: Sendable {
     /// Whether the server takes DPoP proofs (RFC 9449) and binds tokens to their keys, and
     /// whether it requires them at the token endpoint; see ``DPoPMode``. Off by default.
     public var dpop: DPoPMode
+    /// With DPoP on, demand a server nonce in every proof (RFC 9449 §8, §9): a proof without the
+    /// current one (or the one before, rotated every five minutes) is answered `use_dpop_nonce`
+    /// — `400` at the token endpoint, `401` with a `DPoP` challenge at the API — and every
+    /// response carries the current nonce in `DPoP-Nonce`. Off by default.
+    public var dpopNonces: Bool
 
     /// Creates a configuration; every parameter has a test-friendly default.
     public init(
@@ -90,8 +95,10 @@ public struct ReferenceServerConfiguration: Sendable {
         deviceCodeLifetime: Duration = .seconds(600),
         devicePollInterval: Duration = .seconds(5),
         passwordGrant: Bool = true,
-        dpop: DPoPMode = .off
+        dpop: DPoPMode = .off,
+        dpopNonces: Bool = false
     ) {
+        self.dpopNonces = dpopNonces
         self.passwordGrant = passwordGrant
         self.dpop = dpop
         self.host = host

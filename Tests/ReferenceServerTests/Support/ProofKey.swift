@@ -37,7 +37,7 @@ struct ProofKey: Sendable {
 
     /// A proof for `method` and `url` (taken as `htu` as given), with `ath` for `accessToken`.
     func proof(_ method: String, _ url: String, accessToken: String? = nil, iat: Date = Date(),
-               jti: String = UUID().uuidString, flaws: Flaws = Flaws()) async throws -> String {
+               jti: String = UUID().uuidString, nonce: String? = nil, flaws: Flaws = Flaws()) async throws -> String {
         var header = JWTHeader()
         header.typ = flaws.typ
         header.alg = "ES256"
@@ -49,7 +49,7 @@ struct ProofKey: Sendable {
         }
         header.jwk = jwk
         let claims = Claims(jti: jti, htm: method, htu: url, iat: Int(iat.timeIntervalSince1970),
-                            ath: accessToken.map { Data(SHA256.hash(data: Data($0.utf8))).base64URL })
+                            ath: accessToken.map { Data(SHA256.hash(data: Data($0.utf8))).base64URL }, nonce: nonce)
         let keys = await JWTKeyCollection().add(ecdsa: key)
         return try await keys.sign(claims, header: header)
     }
@@ -60,6 +60,7 @@ struct ProofKey: Sendable {
         let htu: String
         let iat: Int
         let ath: String?
+        let nonce: String?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
