@@ -24,6 +24,7 @@ package enum ConfigurationFile {
         package var clientAuthentication: String?
         package var scope: String?
         package var dpop: String?
+        package var listen: String?
         package var timeout: String?
         package var vault: String?
         package var keyringTimeout: String?
@@ -49,6 +50,7 @@ package enum ConfigurationFile {
             case clientAuthentication = "client_auth"
             case scope
             case dpop
+            case listen
             case timeout
             case vault
             case keyringTimeout = "keyring_timeout"
@@ -106,6 +108,7 @@ package enum ConfigurationFile {
                 case .clientAuthentication: clientAuthentication
                 case .scope: scope
                 case .dpop: dpop
+                case .listen: listen
                 case .timeout: timeout
                 case .vault: vault
                 case .keyringTimeout: keyringTimeout
@@ -132,6 +135,7 @@ package enum ConfigurationFile {
                 case .clientAuthentication: clientAuthentication = newValue
                 case .scope: scope = newValue
                 case .dpop: dpop = newValue
+                case .listen: listen = newValue
                 case .timeout: timeout = newValue
                 case .vault: vault = newValue
                 case .keyringTimeout: keyringTimeout = newValue

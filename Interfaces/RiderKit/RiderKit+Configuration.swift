@@ -75,6 +75,9 @@ extension RiderKit {
         /// Whether ``api`` is a rider API of its own, as opposed to the issuer standing in for
         /// a base URL nobody set: only then is there a `GET /auth/me` to ask who is signed in.
         package var hasRiderAPI = true
+        /// The loopback addresses a browser sign-in listens on, tried in order (`listen`: a
+        /// provider that registered a fixed redirect port); empty: any free port.
+        package var listenAddresses: [LoopbackListenAddress] = []
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
                     vaultPassphrase: VaultPassphrase = .unavailable, keyringTimeout: Duration = .seconds(2),
@@ -269,6 +272,8 @@ extension RiderKit {
                                  endpoints: try explicitEndpoints(settings, api: api))
             configuration.vaultUnlockRetention = .kernelKeyring(timeout: unlockTimeout)
             configuration.hasRiderAPI = settings.baseURL.map { !$0.isEmpty } ?? false
+            configuration.listenAddresses = try (settings.listen ?? "")
+                .split(whereSeparator: { $0 == " " || $0 == "," }).map { try LoopbackListenAddress(parsing: String($0)) }
             return configuration
         }
     }

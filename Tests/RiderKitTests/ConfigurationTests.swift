@@ -58,6 +58,22 @@ struct ConfigurationTests {
         #expect(refusal?.message.contains("'auto', 'required' or 'off'") == true)
     }
 
+    @Test("listen names the loopback addresses a browser sign-in listens on, in order; any other address is refused")
+    func listenSetting() throws {
+        let home = try Home()
+        defer { home.remove() }
+        var environment = home.environment
+        environment["RIDER_BASE_URL"] = "https://api.example.com"
+        environment["RIDER_VAULT"] = "memory"
+        #expect(try RiderKit.Configuration.load(environment: environment).listenAddresses.isEmpty)
+        environment["RIDER_LISTEN"] = "127.0.0.1:8400 [::1]:8401"
+        let addresses = try RiderKit.Configuration.load(environment: environment).listenAddresses
+        #expect(addresses.map(\.port) == [8400, 8401])
+        environment["RIDER_LISTEN"] = "example.com:80"
+        let refusal = #expect(throws: RiderError.self) { try RiderKit.Configuration.load(environment: environment) }
+        #expect(refusal?.code == .invalidConfiguration)
+    }
+
     @Test("the config file is read and the environment overrides it")
     func fileThenEnvironment() throws {
         let home = try Home(config: #"{"base_url": "https://file.example.com", "scope": "profile", "timeout": 20}"#)

@@ -29,7 +29,7 @@ struct ConfigSetCommand: GlobalOptionsCommand {
             still wins over the file; `rider config show` says which applies.
 
             Keys: base_url, token_path, me_path, revoke_path, client_id, client_secret, \
-            client_auth, scope, dpop, timeout, vault, keyring_timeout, vault_unlock_timeout, cache, cache_ttl, \
+            client_auth, scope, dpop, listen, timeout, vault, keyring_timeout, vault_unlock_timeout, cache, cache_ttl, \
             cache_max_users, cache_keep_on_logout.
 
             Examples:

@@ -167,7 +167,10 @@ struct LoginCommand: GlobalOptionsCommand {
         let rider = context.rider
         let timeout = timeout.map(TimeInterval.init) ?? SignInWithBrowser.defaultTimeout
         let (redirectPath, opensBrowser) = (redirectPath ?? SignInWithBrowser.defaultRedirectPath, !noBrowser)
-        let loopback = LoopbackBrowserUserAgent(listeningOn: try listen.map(LoopbackListenAddress.init(parsing:)),
+        // --listen wins over the `listen` setting, as every flag wins over the file.
+        let addresses = listen.isEmpty ? context.configuration.listenAddresses
+            : try listen.map(LoopbackListenAddress.init(parsing:))
+        let loopback = LoopbackBrowserUserAgent(listeningOn: addresses,
                                                 onSkipped: { Console.standardError("rider: " + $0 + ".") })
         let pastes = (noBrowser || !loopback.canOpenPages) && isatty(STDIN_FILENO) == 1
         let agent: any ExternalUserAgent = pastes
