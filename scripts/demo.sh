@@ -27,9 +27,10 @@ step=0
 say() { step=$((step + 1)); printf '\n%s%d. %s%s\n' "$bold" "$step" "$1" "$reset"; }
 run() { printf '%s$ %s%s\n' "$dim" "$*" "$reset"; "$@"; }
 
-say "Start the reference server on a free loopback port (access tokens live 30 s; no password sign-in, as RFC 9700 asks)"
+say "Start the reference server on a free loopback port (access tokens live 30 s; no password sign-in, as RFC 9700 asks; DPoP-bound tokens offered, RFC 9449)"
 mkfifo "$work/server.out"
-"$server" --port 0 --seed-users 1000 --access-ttl 30 --no-password-grant --device-poll-interval 1 --exit-with-parent \
+"$server" --port 0 --seed-users 1000 --access-ttl 30 --no-password-grant --device-poll-interval 1 --dpop supported \
+  --exit-with-parent \
   >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
 exec 3<"$work/server.out"
@@ -95,7 +96,7 @@ wait "$login_pid"
 say "Who am I?"
 run "$rider" whoami
 
-say "The session, without any token"
+say "The session, without any token: its tokens are bound to a key rider made for it (DPoP: the provider offers it), named by thumbprint"
 run "$rider" session show
 
 say "Where the session is kept, and why (no keyring here, so the encrypted file)"
@@ -142,10 +143,17 @@ run "$rider" --account demo@example.com profile show
 run "$rider" session switch
 run "$rider" session list
 
-say "A token for a script, renewed first when it is about to expire (as gh auth token), kept off argv"
-# The header goes to curl on stdin: on curl's command line the token would be readable by every user.
-printf '%s$ %s%s\n' "$dim" "rider session token --account ana@example.com --header | curl -H @- $base_url/auth/me" "$reset"
-"$rider" session token --account ana@example.com --header | curl -fsS -H @- "$base_url/auth/me"
+say "A token copied out of a bound session is refused on its own: the API wants a proof signed with the session's key"
+printf '%s$ %s%s\n' "$dim" "rider session token --account ana@example.com | sed 's/^/Authorization: Bearer /' | curl -H @- $base_url/auth/me" "$reset"
+status=$("$rider" session token --account ana@example.com | sed 's/^/Authorization: Bearer /' \
+  | curl -sS -o /dev/null -w '%{http_code}' -H @- "$base_url/auth/me")
+printf '%s(the API answered %s)%s\n' "$dim" "$status" "$reset"
+[ "$status" = 401 ] || { echo "demo: a DPoP-bound token alone was accepted ($status)" >&2; exit 1; }
+
+say "A token for a script, renewed first when it is about to expire (as gh auth token), with the proof for one request, kept off argv"
+# The headers go to curl on stdin: on curl's command line the token would be readable by every user.
+printf '%s$ %s%s\n' "$dim" "rider session token --account ana@example.com --dpop-proof GET $base_url/auth/me | curl -H @- $base_url/auth/me" "$reset"
+"$rider" session token --account ana@example.com --dpop-proof GET "$base_url/auth/me" | curl -fsS -H @- "$base_url/auth/me"
 echo
 
 say "Refresh the session (the server rotates the refresh token)"
@@ -166,4 +174,4 @@ set -e
 printf '%s(exit code %d: not signed in)%s\n' "$dim" "$code" "$reset"
 [ "$code" -eq 4 ] || { echo "demo: expected exit code 4 after logout, got $code" >&2; exit 1; }
 
-printf '\n%sDemo complete: browser and device sign-in, two accounts side by side (list, switch, token), whoami, profile update, search (online and from the cache), refresh and logout all succeeded.%s\n' "$green" "$reset"
+printf '\n%sDemo complete: browser and device sign-in with DPoP-bound tokens, two accounts side by side (list, switch, token and proof), whoami, profile update, search (online and from the cache), refresh and logout all succeeded.%s\n' "$green" "$reset"
