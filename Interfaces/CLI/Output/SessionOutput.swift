@@ -16,8 +16,9 @@ struct SessionOutput: Encodable, Sendable {
     @Nullable var identitySource: String?
     /// The account as `rider session list` names it, for a session that kept no identity.
     @Nullable var account: String?
-    /// `Bearer`, or `DPoP` for tokens bound to a key (RFC 9449).
-    let tokenType: String
+    /// `bearer`, or `dpop` for tokens bound to a key (RFC 9449). (Not "token_type": no key of
+    /// this output names a token, so a script's filter for secrets has nothing to find.)
+    let binding: String
     /// The RFC 7638 thumbprint of the key a DPoP-bound session proves (never the key).
     @Nullable var dpopKeyThumbprint: String?
 
@@ -34,7 +35,7 @@ struct SessionOutput: Encodable, Sendable {
         email = session.identity?.email
         identitySource = session.identity?.source.rawValue
         self.account = account
-        tokenType = session.isSenderConstrained ? "DPoP" : "Bearer"
+        binding = session.isSenderConstrained ? "dpop" : "bearer"
         self.dpopKeyThumbprint = dpopKeyThumbprint
     }
 
@@ -51,7 +52,7 @@ struct SessionOutput: Encodable, Sendable {
             ("role", role ?? "unknown"),
             ("expires", expiry ?? "unknown (the server did not say)"),
             ("refresh", refreshable ? "automatic when the access token expires" : "not possible; log in again on expiry"),
-            ("tokens", tokenType == "DPoP"
+            ("tokens", binding == "dpop"
                 ? "bound to a DPoP key (thumbprint \(dpopKeyThumbprint ?? "unreadable")): useless without its proof"
                 : "bearer: whoever holds the access token can use it"),
             ("vault", vault),

@@ -74,23 +74,23 @@ struct JSONOutputShapeTests {
                               userID: "u_000001", role: .user, issuedAt: Self.date)
         let shown = SessionOutput(session, server: "https://api.example.com", vault: "keyring",
                                   now: Self.date.addingTimeInterval(60))
-        #expect(json(shown) == #"{"account":null,"dpop_key_thumbprint":null,"email":null,"expires_at":"2025-01-02T04:04:05Z","expires_in_seconds":3540,"#
+        #expect(json(shown) == #"{"account":null,"binding":"bearer","dpop_key_thumbprint":null,"email":null,"expires_at":"2025-01-02T04:04:05Z","expires_in_seconds":3540,"#
             + #""identity_source":null,"issued_at":"2025-01-02T03:04:05Z","refreshable":true,"role":"user","#
-            + #""server":"https://api.example.com","token_type":"Bearer","user_id":"u_000001","vault":"keyring"}"#)
+            + #""server":"https://api.example.com","user_id":"u_000001","vault":"keyring"}"#)
         let bare = Session(accessToken: "a", refreshToken: nil, expiresAt: nil, userID: "u_000002", role: nil,
                            issuedAt: Self.date)
         #expect(json(SessionOutput(bare, server: "https://api.example.com", vault: "file", now: Self.date))
-            == #"{"account":null,"dpop_key_thumbprint":null,"email":null,"expires_at":null,"expires_in_seconds":null,"identity_source":null,"#
+            == #"{"account":null,"binding":"bearer","dpop_key_thumbprint":null,"email":null,"expires_at":null,"expires_in_seconds":null,"identity_source":null,"#
             + #""issued_at":"2025-01-02T03:04:05Z","refreshable":false,"role":null,"server":"https://api.example.com","#
-            + #""token_type":"Bearer","user_id":"u_000002","vault":"file"}"#)
+            + #""user_id":"u_000002","vault":"file"}"#)
         // A session from an OpenID provider names its account and where that came from.
         let openID = Session(accessToken: "a", refreshToken: nil, expiresAt: nil, userID: "1", role: nil,
                              issuedAt: Self.date,
                              identity: AccountIdentity(email: "ana@example.com", name: "Ana", source: .idToken))
         #expect(json(SessionOutput(openID, server: "https://id.example.com", vault: "file", now: Self.date))
-            == #"{"account":null,"dpop_key_thumbprint":null,"email":"ana@example.com","expires_at":null,"expires_in_seconds":null,"identity_source":"id_token","#
+            == #"{"account":null,"binding":"bearer","dpop_key_thumbprint":null,"email":"ana@example.com","expires_at":null,"expires_in_seconds":null,"identity_source":"id_token","#
             + #""issued_at":"2025-01-02T03:04:05Z","refreshable":false,"role":null,"server":"https://id.example.com","#
-            + #""token_type":"Bearer","user_id":"1","vault":"file"}"#)
+            + #""user_id":"1","vault":"file"}"#)
 
         // A DPoP-bound session says so, and names its key by thumbprint only.
         var bound = bare
@@ -99,7 +99,7 @@ struct JSONOutputShapeTests {
                                         dpopKeyThumbprint: "thumb-1")
         let boundJSON = json(boundOutput) ?? ""
         #expect(boundJSON.contains(#""dpop_key_thumbprint":"thumb-1""#))
-        #expect(boundJSON.contains(#""token_type":"DPoP""#))
+        #expect(boundJSON.contains(#""binding":"dpop""#))
         #expect(boundOutput.lines(now: Self.date).contains { $0.contains("bound to a DPoP key (thumbprint thumb-1)") })
         #expect(!boundJSON.contains("the-private-key") && !boundJSON.isEmpty)
 
