@@ -187,6 +187,8 @@ let package = Package(
             name: "RiderBench",
             dependencies: [
                 "RiderKit", "RiderURLSession", "CSQLite3",
+                // DPoP proofs next to a bare ES256 signature.
+                "RiderOpenIDConnect",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The KDF floor for the vault: scrypt alone, with the vault's parameters.
                 .product(name: "Crypto", package: "swift-crypto"),

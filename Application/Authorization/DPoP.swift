@@ -13,6 +13,9 @@ import RiderDomain
 package struct DPoP: Sendable {
     private let keys: any DPoPKeyFactory
     private let nonces = Nonces()
+    /// The last key restored, by its bytes: a session's every request signs with the same key,
+    /// and restoring it (deriving its public half) costs more than the proof's signature.
+    private let restored = LastKey()
     private let clock: any Clock
 
     /// - Parameters:
@@ -31,7 +34,11 @@ package struct DPoP: Sendable {
     /// The key `session`'s tokens are bound to; `nil` for a bearer session.
     /// - Throws: `RiderError.storage(_:)` when the vault kept something that is not a key.
     package func key(of session: Session) throws -> (any DPoPKey)? {
-        try session.proofKey.map(keys.key(restoring:))
+        guard let bytes = session.proofKey else { return nil }
+        if let known = restored.key(for: bytes) { return known }
+        let key = try keys.key(restoring: bytes)
+        restored.keep(key, for: bytes)
+        return key
     }
 
     /// A proof for one request a program sends itself with `session`'s token (`rider session
@@ -96,6 +103,21 @@ package struct DPoP: Sendable {
                 && challenge.contains("use_dpop_nonce")
         default:
             return false
+        }
+    }
+
+    /// One restored key and the bytes it came from, under a lock (proofs are made on many tasks).
+    private final class LastKey: @unchecked Sendable {
+        private let lock = NSLock()
+        /// Guarded by `lock`.
+        private var last: (bytes: Data, key: any DPoPKey)?
+
+        func key(for bytes: Data) -> (any DPoPKey)? {
+            lock.withLock { last.flatMap { $0.bytes == bytes ? $0.key : nil } }
+        }
+
+        func keep(_ key: any DPoPKey, for bytes: Data) {
+            lock.withLock { last = (bytes, key) }
         }
     }
 

@@ -7,6 +7,8 @@ import RiderDomain
 /// jwt-kit with `typ: dpop+jwt` and the public `jwk` in the header.
 package struct JWTKitDPoPKey: DPoPKey {
     private let key: P256.Signing.PrivateKey
+    /// The same key as jwt-kit takes it, made once: every proof signs with it.
+    private let signingKey: ES256PrivateKey
     package let publicJWK: [String: String]
     package let thumbprint: String
 
@@ -27,6 +29,8 @@ package struct JWTKitDPoPKey: DPoPKey {
 
     private init(key: P256.Signing.PrivateKey) {
         self.key = key
+        // The same bytes, so this cannot fail; `try!` stays out of outside data all the same.
+        signingKey = (try? ES256PrivateKey(backing: key)) ?? ES256PrivateKey()
         // x and y are the uncompressed point's halves (RFC 7518 §6.2.1), each 32 bytes.
         let point = key.publicKey.rawRepresentation
         let x = Self.base64URL(point.prefix(32)), y = Self.base64URL(point.suffix(32))
@@ -49,7 +53,7 @@ package struct JWTKitDPoPKey: DPoPKey {
             htm: method.uppercased(), htu: Self.target(of: url), iat: Int(now.timeIntervalSince1970),
             ath: accessToken.map { Self.base64URL(Data(SHA256.hash(data: Data($0.utf8)))) }, nonce: nonce)
         let keys = JWTKeyCollection()
-        await keys.add(ecdsa: try ES256PrivateKey(backing: key))
+        await keys.add(ecdsa: signingKey)
         return try await keys.sign(claims, header: header)
     }
 

@@ -18,7 +18,7 @@ struct RiderBench: AsyncParsableCommand {
               rider-bench storm --requests 1000
             """,
         subcommands: [AllScenarios.self, RequestsCommand.self, StormCommand.self, CacheCommand.self,
-                      VaultCommand.self, CLIStartCommand.self, UsersCommand.self, SignInCommand.self],
+                      VaultCommand.self, CLIStartCommand.self, UsersCommand.self, SignInCommand.self, DPoPCommand.self],
         defaultSubcommand: AllScenarios.self
     )
 }

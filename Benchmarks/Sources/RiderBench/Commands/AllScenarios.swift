@@ -8,7 +8,7 @@ struct AllScenarios: AsyncParsableCommand {
         abstract: "Run every scenario and print one table (the default)."
     )
 
-    static let scenarios = ["requests", "storm", "cache", "vault", "cli", "users", "signin"]
+    static let scenarios = ["requests", "storm", "cache", "vault", "cli", "users", "signin", "dpop"]
 
     @Flag(help: "Tiny sizes: checks that every scenario still runs (part of make test).")
     var smoke = false

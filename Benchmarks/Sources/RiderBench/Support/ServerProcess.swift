@@ -26,7 +26,7 @@ final class ServerProcess: @unchecked Sendable {
         process.executableURL = try Binaries.url("rider-server")
         // The hooks: the storm expires every access token and reads the refresh count over HTTP.
         process.arguments = ["--port", "0", "--seed-users", String(seedUsers), "--access-ttl", String(accessTTL),
-                             "--enable-test-hooks", "--exit-with-parent"]
+                             "--enable-test-hooks", "--dpop", "supported", "--exit-with-parent"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
