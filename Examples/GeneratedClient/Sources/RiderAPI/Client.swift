@@ -30,7 +30,7 @@ import HTTPTypes
 ///   answers HTML a person reads.
 ///   Problem `type`s are `https://riderkit.invalid/problems/<slug>`; the slugs used are
 ///   `invalid-request`, `malformed-json`, `validation-failed`, `unauthorized`,
-///   `invalid-token`, `not-found`, `method-not-allowed`, `email-taken`,
+///   `invalid-token`, `invalid-dpop-proof`, `use-dpop-nonce`, `not-found`, `method-not-allowed`, `email-taken`,
 ///   `precondition-failed`, `content-too-large`, `unsupported-media-type` and
 ///   `internal-error`. Clients must also accept `about:blank`.
 /// - An unknown path answers `404` and a known path with another method `405` with an

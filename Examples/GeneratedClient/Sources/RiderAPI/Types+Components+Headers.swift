@@ -40,7 +40,10 @@ extension Components {
         }
         /// `Bearer realm="rider"` when no bearer token was sent; with
         /// `, error="invalid_token", error_description="…"` appended when the token sent is
-        /// unknown, expired or revoked (RFC 6750 §3).
+        /// unknown, expired or revoked (RFC 6750 §3). With DPoP on, the first also offers
+        /// `DPoP algs="ES256"`, and a request with a DPoP-bound token (or sent as `DPoP`) is
+        /// answered with a `DPoP` challenge: `error="invalid_token"` or
+        /// `error="invalid_dpop_proof"` (RFC 9449 §7.1).
         ///
         ///
         /// - Remark: Generated from `#/components/headers/WWWAuthenticate`.

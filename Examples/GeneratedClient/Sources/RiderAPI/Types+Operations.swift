@@ -121,7 +121,9 @@ public enum Operations {
                     }
                 }
             }
-            /// No usable access token (`unauthorized` when none was sent, `invalid-token` otherwise).
+            /// No usable access token (`unauthorized` when none was sent, `invalid-token` otherwise,
+            /// `invalid-dpop-proof` when a DPoP-bound token came without a good proof of its key).
+            ///
             ///
             /// - Remark: Generated from `#/paths//auth/me/get(currentUser)/responses/401`.
             ///
@@ -313,7 +315,9 @@ public enum Operations {
                     }
                 }
             }
-            /// No usable access token (`unauthorized` when none was sent, `invalid-token` otherwise).
+            /// No usable access token (`unauthorized` when none was sent, `invalid-token` otherwise,
+            /// `invalid-dpop-proof` when a DPoP-bound token came without a good proof of its key).
+            ///
             ///
             /// - Remark: Generated from `#/paths//riders/me/get(getOwnRider)/responses/401`.
             ///
@@ -590,7 +594,9 @@ public enum Operations {
                     }
                 }
             }
-            /// No usable access token (`unauthorized` when none was sent, `invalid-token` otherwise).
+            /// No usable access token (`unauthorized` when none was sent, `invalid-token` otherwise,
+            /// `invalid-dpop-proof` when a DPoP-bound token came without a good proof of its key).
+            ///
             ///
             /// - Remark: Generated from `#/paths//riders/me/patch(patchOwnRider)/responses/401`.
             ///
@@ -1033,7 +1039,9 @@ public enum Operations {
                     }
                 }
             }
-            /// No usable access token (`unauthorized` when none was sent, `invalid-token` otherwise).
+            /// No usable access token (`unauthorized` when none was sent, `invalid-token` otherwise,
+            /// `invalid-dpop-proof` when a DPoP-bound token came without a good proof of its key).
+            ///
             ///
             /// - Remark: Generated from `#/paths//users/search/get(searchUsers)/responses/401`.
             ///
@@ -1323,7 +1331,9 @@ public enum Operations {
                     }
                 }
             }
-            /// No usable access token (`unauthorized` when none was sent, `invalid-token` otherwise).
+            /// No usable access token (`unauthorized` when none was sent, `invalid-token` otherwise,
+            /// `invalid-dpop-proof` when a DPoP-bound token came without a good proof of its key).
+            ///
             ///
             /// - Remark: Generated from `#/paths//users/{id}/get(getUser)/responses/401`.
             ///
