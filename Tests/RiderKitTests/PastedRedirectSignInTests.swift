@@ -75,7 +75,7 @@ struct PastedRedirectSignInTests {
                 answer.absoluteString.replacing(/state=[^&]*/, with: "state=forged")
             }
             let thrown = await #expect(throws: RiderError.self) {
-                _ = try await rider.signInWithBrowser(timeout: 20, opensBrowser: false, prompt: person)
+                _ = try await rider.signInWithBrowser(timeout: 90, opensBrowser: false, prompt: person)
             }
             #expect(thrown?.code == .untrustedAuthorizationResponse)
             #expect(thrown?.message.contains("state does not match") == true, "\(String(describing: thrown?.message))")
