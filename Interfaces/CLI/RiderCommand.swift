@@ -67,6 +67,7 @@ struct RiderCommand: ParsableCommand {
             CacheCommand.self,
             ConfigCommand.self,
             ProviderCommand.self,
+            DoctorCommand.self,
         ]
     )
 }

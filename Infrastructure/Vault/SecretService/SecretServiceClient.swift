@@ -53,7 +53,7 @@ enum SecretServiceClient {
         return (found, String(cString: text))
     }
 
-    private static func connect(_ cancellable: KeyringCall.Cancellable) throws(VaultError)
+    static func connect(_ cancellable: KeyringCall.Cancellable) throws(VaultError)
         -> UnsafeMutablePointer<SecretService> {
         var error: UnsafeMutablePointer<GError>?
         guard let service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, &error) else {
@@ -66,7 +66,7 @@ enum SecretServiceClient {
     /// libsecret's `SecretCollection`, whose proxy costs six more round trips to set up and
     /// tear down (match rules, name owner, properties): a third of what `rider whoami` said to
     /// the keyring (docs/performance.md).
-    private static func probe(_ service: UnsafeMutablePointer<SecretService>,
+    static func probe(_ service: UnsafeMutablePointer<SecretService>,
                               _ cancellable: KeyringCall.Cancellable) throws(VaultError) -> Probe {
         let path: String
         do {
@@ -268,7 +268,7 @@ enum SecretServiceClient {
     }
 
     /// The error's message (consuming the error), or `fallback` when there is none.
-    private static func take(_ error: UnsafeMutablePointer<GError>?, or fallback: String) -> String {
+    static func take(_ error: UnsafeMutablePointer<GError>?, or fallback: String) -> String {
         guard let error else { return fallback }
         defer { g_error_free(error) }
         guard let message = error.pointee.message else { return fallback }
