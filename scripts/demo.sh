@@ -27,9 +27,9 @@ step=0
 say() { step=$((step + 1)); printf '\n%s%d. %s%s\n' "$bold" "$step" "$1" "$reset"; }
 run() { printf '%s$ %s%s\n' "$dim" "$*" "$reset"; "$@"; }
 
-say "Start the reference server on a free loopback port (access tokens live 30 s; no password sign-in, as RFC 9700 asks; DPoP-bound tokens offered, RFC 9449)"
+say "Start the reference server on a free loopback port (access tokens live 30 s; no password sign-in, as RFC 9700 asks; DPoP-bound tokens offered, RFC 9449; browser sign-ins only as pushed requests, RFC 9126)"
 mkfifo "$work/server.out"
-"$server" --port 0 --seed-users 1000 --access-ttl 30 --no-password-grant --device-poll-interval 1 --dpop supported \
+"$server" --port 0 --seed-users 1000 --access-ttl 30 --no-password-grant --device-poll-interval 1 --dpop supported --par required \
   --exit-with-parent \
   >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
@@ -80,7 +80,7 @@ opened_page() {
   rm -f "$DEMO_OPENED"
 }
 
-say "Sign in in the browser (authorization code + PKCE, RFC 9700): rider opens the provider's page and waits on 127.0.0.1"
+say "Sign in in the browser (authorization code + PKCE, RFC 9700; the request pushed first, RFC 9126, so the page opens with a reference alone): rider opens the provider's page and waits on 127.0.0.1"
 printf '%s$ %s%s\n' "$dim" "$rider login" "$reset"
 BROWSER="$work/browser" "$rider" login &
 login_pid=$!

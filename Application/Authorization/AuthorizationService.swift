@@ -61,8 +61,9 @@ package struct AuthorizationService: Sendable {
         return .granted(try await checked(grant, of: request, boundTo: key, clockSkew: clockSkew))
     }
 
-    /// The key `request` proves possession of: a refresh's, the session's; a sign-in's, a new one
-    /// when the configuration asks for DPoP, or leaves it to a provider that offers it.
+    /// The key `request` proves possession of: a refresh's, the session's; an authorization
+    /// code's, the one chosen when its browser sign-in began; another sign-in's, a new one when
+    /// the configuration asks for DPoP, or leaves it to a provider that offers it.
     private func proofKey(for request: TokenRequest) async throws -> (any DPoPKey)? {
         if let current = request.renewing {
             guard current.isSenderConstrained else { return nil }
@@ -72,6 +73,15 @@ package struct AuthorizationService: Sendable {
             }
             return try dpop.key(of: current)
         }
+        if case .authorizationCode = request.grant { return request.proofKey }
+        return try await signInProofKey()
+    }
+
+    /// The key a new sign-in binds its tokens to: a new one when the configuration asks for DPoP,
+    /// or leaves it to a provider that offers it; `nil` for bearer tokens.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when DPoP is required and this program
+    ///   signs no proofs; what discovery throws.
+    package func signInProofKey() async throws -> (any DPoPKey)? {
         switch configuration.dpop {
         case .off:
             return nil
@@ -216,6 +226,18 @@ package struct AuthorizationService: Sendable {
     package func account(of provisional: Session) async throws -> (id: UserID, role: Role?) {
         let me = try await send(API.me(in: configuration), as: provisional)
         return (me.id, me.role)
+    }
+
+    // MARK: - Pushed authorization requests
+
+    /// Pushes `authorization`'s parameters to the provider (RFC 9126 §2.1), authenticated as the
+    /// client is at the token endpoint.
+    /// - Returns: the `request_uri` that names the pushed request in the browser's address.
+    /// - Throws: the endpoint's refusal, read as the token endpoint's (RFC 9126 §2.3);
+    ///   `RiderError.malformedResponse(_:)` for an unusable answer; network errors.
+    package func push(_ authorization: BrowserAuthorization, to endpoint: URL) async throws -> String {
+        let tokens = try await server.resolvedConfiguration()
+        return try await send(API.pushedAuthorizationRequest(authorization.parameters, at: endpoint, in: tokens))
     }
 
     // MARK: - Device sign-in

@@ -24,6 +24,9 @@ package struct TokenRequest: Sendable {
     /// The `nonce` the answer's id_token must carry (a browser sign-in's); its id_token is then
     /// required.
     package var nonce: String?
+    /// The DPoP key an authorization code is bound to (chosen, and named as `dpop_jkt`, when the
+    /// browser sign-in began); `nil` for a code issued for bearer tokens and for other grants.
+    package var proofKey: (any DPoPKey)?
 
     /// A password sign-in.
     package static func password(_ credentials: Credentials) -> TokenRequest {
@@ -34,7 +37,7 @@ package struct TokenRequest: Sendable {
     package static func authorizationCode(_ code: String, of authorization: BrowserAuthorization) -> TokenRequest {
         TokenRequest(grant: .authorizationCode(code: code, verifier: authorization.codeVerifier,
                                                redirectURI: authorization.redirectURI),
-                     nonce: authorization.nonce)
+                     nonce: authorization.nonce, proofKey: authorization.proofKey)
     }
 
     /// One poll of a device sign-in.

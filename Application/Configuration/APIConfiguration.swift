@@ -33,6 +33,22 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
     /// Whether sign-ins bind their tokens to a key (DPoP, RFC 9449): ``DPoPUse/auto`` unless told.
     public var dpop: DPoPUse = .auto
 
+    /// Whether browser sign-ins push their request to the provider first (PAR, RFC 9126):
+    /// ``PushedAuthorizationUse/auto`` unless told.
+    public var pushedAuthorization: PushedAuthorizationUse = .auto
+
+    /// When a browser sign-in pushes its authorization request to the provider (RFC 9126) and
+    /// opens the browser with only a reference to it, so nothing of the request — scope, PKCE
+    /// challenge, redirect — can be read or changed in the browser's address.
+    public enum PushedAuthorizationUse: String, Hashable, Sendable, CaseIterable {
+        /// When the provider's metadata names a `pushed_authorization_request_endpoint`.
+        case auto
+        /// Always: a provider without the endpoint is refused before the browser opens.
+        case required
+        /// Never; a provider that requires pushed requests is then refused before the browser opens.
+        case off
+    }
+
     /// When a sign-in binds its tokens to a DPoP key (RFC 9449), so a copied token is useless
     /// without a proof only this session can sign.
     public enum DPoPUse: String, Hashable, Sendable, CaseIterable {

@@ -13,6 +13,9 @@ package enum TokenErrorMapping {
         /// The authorization code grant (RFC 6749 §4.1.3) ending a browser sign-in: a refused
         /// code (expired, used, or its PKCE verifier does not match) is a sign-in that failed.
         case authorizationCode
+        /// Not a grant: a browser sign-in's request pushed before the browser opens (RFC 9126
+        /// §2.3), whose refusals read as the token endpoint's — but end the sign-in, not a session.
+        case pushedAuthorization
     }
 
     /// The error for a failed token endpoint answer, noting the answer's HTTP status.
@@ -29,7 +32,7 @@ package enum TokenErrorMapping {
             case .password: return .invalidCredentials
             case .refreshToken: return .sessionExpired
             case .deviceCode: return .authorizationExpired
-            case .authorizationCode: return .authorizationFailed("invalid_grant", description: detail)
+            case .authorizationCode, .pushedAuthorization: return .authorizationFailed("invalid_grant", description: detail)
             }
         case ("unsupported_grant_type", _) where grant == .password, ("unauthorized_client", _) where grant == .password:
             // RFC 9700: providers are closing the password grant; say what else there is.
@@ -43,6 +46,10 @@ package enum TokenErrorMapping {
             // RFC 6749 §5.2: a Basic challenge from the token endpoint means the client id or
             // secret was refused, even when the error body is missing.
             return .invalidConfiguration("the token endpoint rejected the client id or secret")
+        case (let error?, 400) where grant == .pushedAuthorization:
+            // invalid_request, invalid_scope, invalid_dpop_proof, …: the provider refused what the
+            // sign-in asked for, before anyone saw a page.
+            return .authorizationFailed(ProblemMapping.clip(error), description: detail)
         case ("unsupported_grant_type", _):
             return .invalidConfiguration("the server does not offer the \(grant.name) grant")
         case ("invalid_scope", _):
@@ -69,6 +76,7 @@ extension TokenErrorMapping.Grant {
         case .refreshToken: "refresh_token"
         case .deviceCode: "device code"
         case .authorizationCode: "authorization code"
+        case .pushedAuthorization: "pushed authorization request"
         }
     }
 }

@@ -147,6 +147,9 @@ package struct AuthorizationServer: Sendable {
         package var issuer: String?
         /// Whether the provider promised `iss` in its answers (RFC 9207).
         package var issuerIsRequired: Bool
+        /// Where the request is pushed before the browser opens (RFC 9126); `nil` when it goes
+        /// whole in the browser's address.
+        package var pushEndpoint: URL? = nil
     }
 
     /// The authorization endpoint (set explicitly, else the issuer's) and the issuer checks.
@@ -159,7 +162,9 @@ package struct AuthorizationServer: Sendable {
                 throw RiderError.invalidConfiguration("browser sign-in needs the provider's authorization endpoint: "
                     + "set issuer (or authorization_endpoint)")
             }
-            return BrowserSignIn(endpoint: endpoint, issuer: nil, issuerIsRequired: false)
+            return BrowserSignIn(endpoint: endpoint, issuer: nil, issuerIsRequired: false,
+                                 pushEndpoint: try pushEndpoint(named: explicit.pushedAuthorizationRequest, required: false,
+                                                                by: "the configuration"))
         }
         let metadata = try await discovery.metadata().metadata
         let issuer = discovery.configuration.issuer.absoluteString
@@ -176,7 +181,36 @@ package struct AuthorizationServer: Sendable {
                 + "RiderKit requires for browser sign-in (RFC 9700)")
         }
         return BrowserSignIn(endpoint: endpoint, issuer: metadata.issuer,
-                             issuerIsRequired: metadata.authorizationResponseIssParameterSupported)
+                             issuerIsRequired: metadata.authorizationResponseIssParameterSupported,
+                             pushEndpoint: try pushEndpoint(
+                                named: explicit.pushedAuthorizationRequest ?? metadata.endpoints.pushedAuthorizationRequest,
+                                required: metadata.requirePushedAuthorizationRequests ?? false,
+                                by: "the provider \(issuer)"))
+    }
+
+    /// Where a browser sign-in pushes its request, as the configuration's ``APIConfiguration/pushedAuthorization``
+    /// and the provider decide: `endpoint` unless pushing is off; `nil` when there is none and
+    /// neither side requires one.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when one side requires pushed requests and
+    ///   the other rules them out — no endpoint, or pushing turned off.
+    private func pushEndpoint(named endpoint: URL?, required providerRequires: Bool, by provider: String) throws -> URL? {
+        switch configuration.pushedAuthorization {
+        case .off:
+            guard !providerRequires else {
+                throw RiderError.invalidConfiguration("\(provider) takes browser sign-ins only as pushed authorization "
+                    + "requests (RFC 9126), and pushing them is turned off (pushedAuthorization)")
+            }
+            return nil
+        case .auto where endpoint == nil && !providerRequires:
+            return nil
+        case .auto, .required:
+            guard let endpoint else {
+                throw RiderError.invalidConfiguration("browser sign-in must push its request (RFC 9126), "
+                    + (providerRequires ? "as \(provider) requires" : "as configured (pushedAuthorization)")
+                    + ", and \(provider) names no pushed_authorization_request_endpoint")
+            }
+            return endpoint
+        }
     }
 
     /// What checking an OpenID Connect sign-in needs of the provider.

@@ -16,6 +16,9 @@ struct ProviderMetadataDTO: Decodable, Sendable {
     var codeChallengeMethodsSupported: [String]?
     var authorizationResponseIssParameterSupported: Bool?
     var dpopSigningAlgValuesSupported: [String]?
+    var pushedAuthorizationRequestEndpoint: String?
+    var requirePushedAuthorizationRequests: Bool?
+    var tokenEndpointAuthMethodsSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -29,6 +32,9 @@ struct ProviderMetadataDTO: Decodable, Sendable {
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
     }
 
     /// The metadata, every endpoint checked as a configured URL is.
@@ -49,12 +55,16 @@ struct ProviderMetadataDTO: Decodable, Sendable {
                 deviceAuthorization: try endpoint(deviceAuthorizationEndpoint, "device_authorization_endpoint"),
                 revocation: try endpoint(revocationEndpoint, "revocation_endpoint"),
                 userinfo: try endpoint(userinfoEndpoint, "userinfo_endpoint"),
-                jwks: try endpoint(jwksURI, "jwks_uri")),
+                jwks: try endpoint(jwksURI, "jwks_uri"),
+                pushedAuthorizationRequest: try endpoint(pushedAuthorizationRequestEndpoint,
+                                                         "pushed_authorization_request_endpoint")),
             grantTypesSupported: grantTypesSupported,
             codeChallengeMethodsSupported: codeChallengeMethodsSupported,
             authorizationResponseIssParameterSupported: authorizationResponseIssParameterSupported ?? false)
         var described = metadata
         described.dpopSigningAlgValuesSupported = dpopSigningAlgValuesSupported
+        described.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
+        described.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
         try ProviderDiscovery.check(described.endpoints)
         return described
     }

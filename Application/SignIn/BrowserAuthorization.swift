@@ -6,9 +6,21 @@ import RiderDomain
 ///
 /// Holds the secrets that tie the answer to this request — `state`, the PKCE code verifier, the
 /// OpenID `nonce` — so none of them is printed: `description` and the mirror redact them.
+///
+/// Sent whole in the browser's address, or pushed to the provider first (RFC 9126): then the
+/// browser's address carries only the client id and the `request_uri` the provider gave.
 package struct BrowserAuthorization: Sendable, CustomStringConvertible, CustomReflectable {
     /// The page the browser opens.
-    package let url: URL
+    package private(set) var url: URL
+    /// The authorization endpoint, without this request's parameters.
+    let endpoint: URL
+    /// The request's parameters, in the order sent: in the browser's address, or pushed.
+    let parameters: [(String, String)]
+    /// The DPoP key the code is bound to (`dpop_jkt`, RFC 9449 §10), whose proof the token
+    /// request must carry; `nil` for a sign-in whose tokens are bearer tokens.
+    package let proofKey: (any DPoPKey)?
+    /// Whether the request was pushed (RFC 9126) and ``url`` names it by its `request_uri`.
+    package private(set) var isPushed = false
     /// Where the provider sends the browser back.
     package let redirectURI: URL
     /// The issuer the answer's `iss` must name; `nil` without discovery (then `iss` is not checked).
@@ -29,9 +41,10 @@ package struct BrowserAuthorization: Sendable, CustomStringConvertible, CustomRe
     ///   - issuer: the configured issuer, when discovery told the endpoint.
     ///   - issuerIsRequired: the metadata's `authorization_response_iss_parameter_supported`.
     ///   - cryptography: the random generator and SHA-256.
+    ///   - proofKey: the DPoP key to bind the code to (`dpop_jkt`), for a DPoP sign-in.
     /// - Throws: `RiderError.invalidConfiguration(_:)` when the endpoint cannot take a query.
     package init(endpoint: URL, clientID: String, redirectURI: URL, scope: String?, issuer: String?,
-                 issuerIsRequired: Bool, cryptography: any SignInCryptography) throws {
+                 issuerIsRequired: Bool, cryptography: any SignInCryptography, proofKey: (any DPoPKey)? = nil) throws {
         // 32 bytes give a 43-character verifier, RFC 7636 §4.1's minimum length and entropy;
         // 16 bytes give the 128 bits the issue asks of state and nonce.
         codeVerifier = Self.base64URL(cryptography.randomBytes(count: 32))
@@ -47,16 +60,39 @@ package struct BrowserAuthorization: Sendable, CustomStringConvertible, CustomRe
         if let nonce { query.append(("nonce", nonce)) }
         query.append(("code_challenge", Self.base64URL(cryptography.sha256(Data(codeVerifier.utf8)))))
         query.append(("code_challenge_method", "S256"))
+        if let proofKey { query.append(("dpop_jkt", proofKey.thumbprint)) }
+        self.endpoint = endpoint
+        self.proofKey = proofKey
+        parameters = query
+        url = try Self.address(of: endpoint, adding: query)
+    }
+
+    /// `endpoint` with `parameters` added to its query: an endpoint may carry a query of its own
+    /// (RFC 6749 §3.1), which is kept.
+    private static func address(of endpoint: URL, adding parameters: [(String, String)]) throws -> URL {
         guard var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false) else {
             throw RiderError.invalidConfiguration("the authorization endpoint \(endpoint.absoluteString) cannot be parsed")
         }
-        // An endpoint may carry a query of its own (RFC 6749 §3.1): keep it, add ours.
-        components.percentEncodedQuery = [components.percentEncodedQuery, FormEncoding.encode(query, spaceAsPlus: false)]
+        components.percentEncodedQuery = [components.percentEncodedQuery, FormEncoding.encode(parameters, spaceAsPlus: false)]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
         guard let url = components.url else {
             throw RiderError.invalidConfiguration("the authorization endpoint \(endpoint.absoluteString) cannot take a query")
         }
-        self.url = url
+        return url
+    }
+
+    /// This request once pushed (RFC 9126 §4): the browser's address names it by `requestURI`
+    /// beside the client id, and carries nothing else of it.
+    /// - Throws: `RiderError.malformedResponse(_:)` when `requestURI` is empty;
+    ///   `RiderError.invalidConfiguration(_:)` when the endpoint cannot take a query.
+    package func pushed(as requestURI: String) throws -> BrowserAuthorization {
+        guard !requestURI.isEmpty, let clientID = parameters.first(where: { $0.0 == "client_id" })?.1 else {
+            throw RiderError.malformedResponse("the provider's answer to the pushed authorization request has no request_uri")
+        }
+        var pushed = self
+        pushed.url = try Self.address(of: endpoint, adding: [("client_id", clientID), ("request_uri", requestURI)])
+        pushed.isPushed = true
+        return pushed
     }
 
     /// Whether `redirect` is this request's answer: it names `state` once, with this request's
@@ -142,12 +178,14 @@ package struct BrowserAuthorization: Sendable, CustomStringConvertible, CustomRe
     }
 
     package var description: String {
-        "BrowserAuthorization(redirectURI: \(redirectURI), state: <redacted>, codeVerifier: <redacted>)"
+        "BrowserAuthorization(redirectURI: \(redirectURI), state: <redacted>, codeVerifier: <redacted>, "
+            + "pushed: \(isPushed), dpop: \(proofKey != nil))"
     }
 
     package var customMirror: Mirror {
         Mirror(self, children: ["redirectURI": redirectURI, "issuer": issuer as Any, "state": "<redacted>",
-                                "codeVerifier": "<redacted>", "nonce": nonce == nil ? "none" : "<redacted>"])
+                                "codeVerifier": "<redacted>", "nonce": nonce == nil ? "none" : "<redacted>",
+                                "isPushed": isPushed, "dpopKeyThumbprint": proofKey?.thumbprint as Any])
     }
 }
 
@@ -158,9 +196,12 @@ private extension String {
 }
 
 extension BrowserAuthorization {
-    /// A browser sign-in's request for the provider `service` talks to.
+    /// A browser sign-in's request for the provider `service` talks to: bound to a new DPoP key
+    /// when the sign-in's tokens will be, and pushed to the provider first where it takes pushed
+    /// requests (or either side requires them).
     /// - Throws: `RiderError.invalidConfiguration(_:)` without a client id or an authorization
-    ///   endpoint, or when the provider's metadata rules the flow out; what discovery throws.
+    ///   endpoint, or when the provider's metadata rules the flow out; the pushed authorization
+    ///   endpoint's refusal, read as the token endpoint's; what discovery throws.
     package static func prepared(by service: AuthorizationService, redirectURI: URL,
                                  cryptography: any SignInCryptography) async throws -> BrowserAuthorization {
         let provider = try await service.server.browserSignIn()
@@ -168,8 +209,11 @@ extension BrowserAuthorization {
             throw RiderError.invalidConfiguration("browser sign-in needs the client id the provider registered for "
                 + "this program: set the client id (clientID)").suggesting(.setClientID)
         }
-        return try BrowserAuthorization(endpoint: provider.endpoint, clientID: clientID, redirectURI: redirectURI,
-                                        scope: service.configuration.scope, issuer: provider.issuer,
-                                        issuerIsRequired: provider.issuerIsRequired, cryptography: cryptography)
+        let authorization = try BrowserAuthorization(
+            endpoint: provider.endpoint, clientID: clientID, redirectURI: redirectURI, scope: service.configuration.scope,
+            issuer: provider.issuer, issuerIsRequired: provider.issuerIsRequired, cryptography: cryptography,
+            proofKey: try await service.signInProofKey())
+        guard let pushEndpoint = provider.pushEndpoint else { return authorization }
+        return try authorization.pushed(as: try await service.push(authorization, to: pushEndpoint))
     }
 }

@@ -57,6 +57,11 @@ struct RiderServerCommand: AsyncParsableCommand {
           help: "With --dpop, demand a server nonce in every DPoP proof (use_dpop_nonce, DPoP-Nonce on every response, rotated every 5 minutes).")
     var dpopNonce = false
 
+    @Option(help: ArgumentHelp(
+        "Pushed authorization requests (RFC 9126): off; supported (POST /oauth2/par takes them, the metadata names it); required (the authorization endpoint takes only a request_uri from /oauth2/par).",
+        valueName: "off|supported|required"))
+    var par: PushedAuthorizationMode = .off
+
     @Flag(name: .customLong("form-hostile-tokens"), help: "Issue tokens that contain +, / and = to test client form encoding.")
     var formHostileTokens = false
 
@@ -137,12 +142,14 @@ struct RiderServerCommand: AsyncParsableCommand {
             devicePollInterval: .seconds(devicePollInterval),
             passwordGrant: !noPasswordGrant,
             dpop: dpop,
-            dpopNonces: dpopNonce
+            dpopNonces: dpopNonce,
+            pushedAuthorization: par
         )
     }
 }
 
 extension DPoPMode: ExpressibleByArgument {}
+extension PushedAuthorizationMode: ExpressibleByArgument {}
 
 // `AsyncParsableCommand.main()` is shadowed by the synchronous overload in top-level code,
 // so parse and run explicitly.

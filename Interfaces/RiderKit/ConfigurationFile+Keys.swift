@@ -32,6 +32,7 @@ extension ConfigurationFile.Settings.CodingKeys {
         case .revokePath: ConfigurationFile.Defaults.revokePath
         case .clientAuthentication: APIConfiguration.ClientAuthentication.basic.rawValue
         case .dpop: APIConfiguration.DPoPUse.auto.rawValue
+        case .par: APIConfiguration.PushedAuthorizationUse.auto.rawValue
         case .listen: "any free port"
         case .timeout: Self.seconds(ConfigurationFile.Defaults.timeout)
         case .vault: "automatic"
@@ -59,6 +60,7 @@ extension ConfigurationFile.Settings.CodingKeys {
         case .clientSecret: "any text (a secret: never printed)"
         case .clientAuthentication: "basic or body"
         case .dpop: "auto (when the provider offers it), required or off"
+        case .par: "auto (push browser sign-ins where the provider takes them), required or off"
         case .listen: "loopback addresses for the browser's return, tried in order: 127.0.0.1:PORT [::1]:PORT"
         case .timeout: "seconds, 1 to 600"
         case .vault: "automatic, secret-service, encrypted-file, file:/absolute/path or memory"

@@ -24,6 +24,7 @@ package enum ConfigurationFile {
         package var clientAuthentication: String?
         package var scope: String?
         package var dpop: String?
+        package var par: String?
         package var listen: String?
         package var timeout: String?
         package var vault: String?
@@ -50,6 +51,7 @@ package enum ConfigurationFile {
             case clientAuthentication = "client_auth"
             case scope
             case dpop
+            case par
             case listen
             case timeout
             case vault
@@ -108,6 +110,7 @@ package enum ConfigurationFile {
                 case .clientAuthentication: clientAuthentication
                 case .scope: scope
                 case .dpop: dpop
+                case .par: par
                 case .listen: listen
                 case .timeout: timeout
                 case .vault: vault
@@ -135,6 +138,7 @@ package enum ConfigurationFile {
                 case .clientAuthentication: clientAuthentication = newValue
                 case .scope: scope = newValue
                 case .dpop: dpop = newValue
+                case .par: par = newValue
                 case .listen: listen = newValue
                 case .timeout: timeout = newValue
                 case .vault: vault = newValue

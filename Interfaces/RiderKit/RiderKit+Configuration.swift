@@ -218,6 +218,13 @@ extension RiderKit {
                 }
                 dpop = parsed
             }
+            var pushedAuthorization = APIConfiguration.PushedAuthorizationUse.auto
+            if let value = settings.par {
+                guard let parsed = APIConfiguration.PushedAuthorizationUse(rawValue: value.lowercased()) else {
+                    throw RiderError.invalidConfiguration("PAR '\(value)' must be 'auto', 'required' or 'off'")
+                }
+                pushedAuthorization = parsed
+            }
             var timeout = ConfigurationFile.Defaults.timeout
             if let value = settings.timeout {
                 guard let seconds = TimeInterval(value), seconds > 0, seconds <= 600 else {
@@ -263,6 +270,7 @@ extension RiderKit {
                 scope: settings.scope,
                 requestTimeout: timeout)
             api.dpop = dpop
+            api.pushedAuthorization = pushedAuthorization
             var configuration = Configuration(api: api, vault: vault, directories: directories,
                                  vaultPassphrase: VaultPassphrase.environment(environment) ?? .unavailable,
                                  keyringTimeout: keyringTimeout, cache: try CacheConfiguration(settings),

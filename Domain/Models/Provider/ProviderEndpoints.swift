@@ -17,6 +17,9 @@ public struct ProviderEndpoints: Hashable, Sendable, Codable {
     public var userinfo: URL?
     /// The provider's signing keys (`jwks_uri`, RFC 7517).
     public var jwks: URL?
+    /// Where a browser sign-in's request is pushed before the browser opens
+    /// (`pushed_authorization_request_endpoint`, RFC 9126).
+    public var pushedAuthorizationRequest: URL?
 
     /// - Parameters:
     ///   - authorization: the authorization endpoint.
@@ -25,8 +28,11 @@ public struct ProviderEndpoints: Hashable, Sendable, Codable {
     ///   - revocation: the revocation endpoint.
     ///   - userinfo: the userinfo endpoint.
     ///   - jwks: the JSON Web Key Set.
+    ///   - pushedAuthorizationRequest: the pushed authorization request endpoint.
     public init(authorization: URL? = nil, token: URL? = nil, deviceAuthorization: URL? = nil,
-                revocation: URL? = nil, userinfo: URL? = nil, jwks: URL? = nil) {
+                revocation: URL? = nil, userinfo: URL? = nil, jwks: URL? = nil,
+                pushedAuthorizationRequest: URL? = nil) {
+        self.pushedAuthorizationRequest = pushedAuthorizationRequest
         self.authorization = authorization
         self.token = token
         self.deviceAuthorization = deviceAuthorization
@@ -43,7 +49,8 @@ public struct ProviderEndpoints: Hashable, Sendable, Codable {
         ProviderEndpoints(authorization: explicit.authorization ?? authorization, token: explicit.token ?? token,
                           deviceAuthorization: explicit.deviceAuthorization ?? deviceAuthorization,
                           revocation: explicit.revocation ?? revocation, userinfo: explicit.userinfo ?? userinfo,
-                          jwks: explicit.jwks ?? jwks)
+                          jwks: explicit.jwks ?? jwks,
+                          pushedAuthorizationRequest: explicit.pushedAuthorizationRequest ?? pushedAuthorizationRequest)
     }
 
     /// Every endpoint that is set, by its metadata name (`token_endpoint`, …), in a fixed order.
@@ -52,6 +59,7 @@ public struct ProviderEndpoints: Hashable, Sendable, Codable {
             ("authorization_endpoint", authorization), ("token_endpoint", token),
             ("device_authorization_endpoint", deviceAuthorization), ("revocation_endpoint", revocation),
             ("userinfo_endpoint", userinfo), ("jwks_uri", jwks),
+            ("pushed_authorization_request_endpoint", pushedAuthorizationRequest),
         ]
         return all.compactMap { name, url in url.map { (name, $0) } }
     }

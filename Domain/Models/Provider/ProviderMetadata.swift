@@ -23,6 +23,12 @@ package struct ProviderMetadata: Hashable, Sendable, Codable {
     /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the proof algorithms the provider
     /// takes; `nil` when it did not say (it then offers no DPoP).
     package var dpopSigningAlgValuesSupported: [String]?
+    /// `require_pushed_authorization_requests` (RFC 9126 §5): whether the provider takes browser
+    /// sign-ins only as pushed requests; `nil` when it did not say (then it does not).
+    package var requirePushedAuthorizationRequests: Bool?
+    /// `token_endpoint_auth_methods_supported` (RFC 8414 §2): how clients may authenticate;
+    /// `nil` when the provider did not say (RFC 8414 then implies `client_secret_basic`).
+    package var tokenEndpointAuthMethodsSupported: [String]?
 
     /// - Parameters:
     ///   - issuer: the issuer identifier.

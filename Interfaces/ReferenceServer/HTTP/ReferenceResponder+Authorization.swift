@@ -6,7 +6,9 @@ extension ReferenceResponder {
     /// `GET /oauth2/authorize` (RFC 6749 §4.1.1): checks the request, then shows the sign-in and
     /// consent page. PKCE with S256 is required (RFC 9700 §2.1.1); a client or redirect URI it
     /// does not know gets a page, never a redirect; every other error is redirected back with
-    /// `error`, `state` and `iss` (RFC 9207).
+    /// `error`, `state` and `iss` (RFC 9207). With pushed authorization requests on (`--par`), a
+    /// `request_uri` from `/oauth2/par` stands for the whole request; required, it is the only
+    /// request taken.
     func authorizationPage(_ request: Request) async -> Response {
         guard let query = try? query(of: request) else {
             return ProviderPage.response(AuthorizationPage.problem("The address is not validly encoded."),
@@ -15,6 +17,9 @@ extension ReferenceResponder {
         if let repeated = Set(query.pairs.map(\.name)).sorted().first(where: { query.count(of: $0) > 1 }) {
             return ProviderPage.response(AuthorizationPage.problem("The parameter \(repeated) is repeated."),
                                          status: .badRequest)
+        }
+        if pushedAuthorization != .off, let requestURI = query["request_uri"] {
+            return await pushedAuthorizationPage(query, requestURI: requestURI)
         }
         guard let clientID = query["client_id"], [PublicOAuthClient.id, StandardOAuthClient.id].contains(clientID) else {
             return ProviderPage.response(AuthorizationPage.problem("The program is not registered here (unknown client_id)."),
@@ -29,29 +34,73 @@ extension ReferenceResponder {
         func refuse(_ error: String, _ description: String) async -> Response {
             await redirect(to: redirectURI, ["error": error, "error_description": description, "state": state])
         }
-        guard query["response_type"] == "code" else {
-            return await refuse("unsupported_response_type", "response_type must be code")
+        if pushedAuthorization == .required {
+            return await refuse("invalid_request", "this server requires pushed authorization requests (RFC 9126): "
+                + "push the request to /oauth2/par and send only client_id and request_uri here")
         }
-        guard let challenge = query["code_challenge"] else {
-            return await refuse("invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256")
+        let checked: ReferenceStore.AuthorizationRequest
+        do {
+            checked = try Self.authorizationRequest(query, clientID: clientID, redirectURI: redirectURI)
+        } catch {
+            return await refuse(error.code, error.description)
         }
-        guard query["code_challenge_method"] == "S256" else {
-            return await refuse("invalid_request", "code_challenge_method must be S256")
+        return await showForm(for: checked)
+    }
+
+    /// Starts the wait for the person on `request` and shows the sign-in and consent page.
+    private func showForm(for request: ReferenceStore.AuthorizationRequest) async -> Response {
+        let id = await store.startAuthorization(request)
+        return ProviderPage.response(AuthorizationPage.form(requestID: id, clientID: request.clientID,
+                                                            scope: request.scope),
+                                     formActions: [Self.origin(of: request.redirectURI)])
+    }
+
+    /// The authorization request a pushed `request_uri` names (RFC 9126 §4): only `client_id` is
+    /// read beside it, every other parameter came with the push. An unknown, expired or spent
+    /// one gets a page, never a redirect: nothing says where it came from.
+    private func pushedAuthorizationPage(_ query: FormFields, requestURI: String) async -> Response {
+        guard let clientID = query["client_id"],
+              let pushed = await store.takePushedRequest(requestURI, clientID: clientID) else {
+            return ProviderPage.response(AuthorizationPage.problem(
+                "This sign-in's request_uri is unknown, expired or already used. Start the sign-in again."),
+                                         status: .badRequest)
+        }
+        return await showForm(for: pushed)
+    }
+
+    /// The checks of an authorization request's parameters (RFC 6749 §4.1.1, RFC 7636, RFC 9449
+    /// §10), the same whether they came in the browser's address or were pushed (RFC 9126).
+    /// - Throws: the error to send back to the redirect URI (or in a pushed request's answer).
+    static func authorizationRequest(_ fields: FormFields, clientID: String,
+                                     redirectURI: String) throws(TokenEndpointError) -> ReferenceStore.AuthorizationRequest {
+        guard fields["response_type"] == "code" else {
+            throw TokenEndpointError(code: "unsupported_response_type", description: "response_type must be code")
+        }
+        guard let challenge = fields["code_challenge"] else {
+            throw .invalidRequest("PKCE is required: send code_challenge with code_challenge_method=S256")
+        }
+        guard fields["code_challenge_method"] == "S256" else {
+            throw .invalidRequest("code_challenge_method must be S256")
         }
         // The base64url of a SHA-256: 43 characters, which is also a well-formed verifier's alphabet.
-        guard challenge.utf8.count == 43, ReferenceStore.isCodeVerifier(challenge), !challenge.contains("."),
-              !challenge.contains("~") else {
-            return await refuse("invalid_request", "code_challenge must be 43 characters of base64url")
+        guard isSHA256Base64URL(challenge) else {
+            throw .invalidRequest("code_challenge must be 43 characters of base64url")
+        }
+        if let thumbprint = fields["dpop_jkt"], !isSHA256Base64URL(thumbprint) {
+            throw .invalidRequest("dpop_jkt must be a JWK SHA-256 thumbprint: 43 characters of base64url")
         }
         let scope: String?
-        do { scope = try Self.scope(query["scope"]) } catch {
-            return await refuse("invalid_scope", "scope must be space-separated printable ASCII tokens")
+        do { scope = try Self.scope(fields["scope"]) } catch {
+            throw TokenEndpointError(code: "invalid_scope", description: "scope must be space-separated printable ASCII tokens")
         }
-        let id = await store.startAuthorization(ReferenceStore.AuthorizationRequest(
-            clientID: clientID, redirectURI: redirectURI, scope: scope, state: state, nonce: query["nonce"],
-            codeChallenge: challenge))
-        return ProviderPage.response(AuthorizationPage.form(requestID: id, clientID: clientID, scope: scope),
-                                     formActions: [Self.origin(of: redirectURI)])
+        return ReferenceStore.AuthorizationRequest(
+            clientID: clientID, redirectURI: redirectURI, scope: scope, state: fields["state"], nonce: fields["nonce"],
+            codeChallenge: challenge, dpopKeyThumbprint: fields["dpop_jkt"])
+    }
+
+    /// 43 characters of base64url without `.` or `~`: the encoding of a SHA-256.
+    private static func isSHA256Base64URL(_ text: String) -> Bool {
+        text.utf8.count == 43 && ReferenceStore.isCodeVerifier(text) && !text.contains(".") && !text.contains("~")
     }
 
     /// `POST /oauth2/authorize`: the person signs in and allows or denies; the browser is then

@@ -6,7 +6,9 @@ extension ReferenceResponder {
     /// the server's authorization server metadata (RFC 8414), the same document at both: the
     /// authorization endpoint (code with PKCE S256, `iss` in its answers, RFC 9207), the token
     /// endpoint with its grants, the device authorization endpoint (RFC 8628) and revocation.
-    /// With DPoP on (`--dpop`), `dpop_signing_alg_values_supported` (RFC 9449 §5.1) names ES256.
+    /// With DPoP on (`--dpop`), `dpop_signing_alg_values_supported` (RFC 9449 §5.1) names ES256;
+    /// with PAR on (`--par`), `pushed_authorization_request_endpoint` (RFC 9126 §5) names
+    /// `/oauth2/par`, and `require_pushed_authorization_requests` is true when it is required.
     /// Its `issuer` is the server's base URL.
     /// Public, and reusable for an hour.
     func providerMetadata() async throws -> Response {
@@ -29,7 +31,9 @@ extension ReferenceResponder {
             subjectTypesSupported: ["public"],
             scopesSupported: ["openid", "email", "profile"],
             revocationEndpointAuthMethodsSupported: ["none"],
-            dpopSigningAlgValuesSupported: dpop == .off ? nil : ["ES256"])
+            dpopSigningAlgValuesSupported: dpop == .off ? nil : ["ES256"],
+            pushedAuthorizationRequestEndpoint: pushedAuthorization == .off ? nil : origin + "/oauth2/par",
+            requirePushedAuthorizationRequests: pushedAuthorization == .required ? true : nil)
         return try Responses.json(body, headers: [.cacheControl: "public, max-age=\(ProviderMetadataBody.maxAge)"])
     }
 }
@@ -61,6 +65,10 @@ struct ProviderMetadataBody: Encodable, Sendable {
     let revocationEndpointAuthMethodsSupported: [String]
     /// RFC 9449 §5.1; left out while DPoP is off.
     let dpopSigningAlgValuesSupported: [String]?
+    /// RFC 9126 §5; left out while PAR is off.
+    let pushedAuthorizationRequestEndpoint: String?
+    /// RFC 9126 §5; left out unless PAR is required.
+    let requirePushedAuthorizationRequests: Bool?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -80,5 +88,7 @@ struct ProviderMetadataBody: Encodable, Sendable {
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
     }
 }

@@ -24,6 +24,9 @@ struct ReferenceResponder: HTTPResponder {
     let dpop: DPoPMode
     /// Checks DPoP proofs and remembers their `jti`s.
     let proofs: DPoPProofVerifier
+    /// Whether `/oauth2/par` takes pushed authorization requests, and whether the authorization
+    /// endpoint takes nothing else (`--par`).
+    let pushedAuthorization: PushedAuthorizationMode
     let logger: Logger
 
     func respond(to request: Request, context: ReferenceRequestContext) async throws -> Response {
@@ -91,6 +94,7 @@ struct ReferenceResponder: HTTPResponder {
         case .removeMySport(let id): try await removeMySport(id: id, request)
         case .standardToken: try await standardToken(request, client: client)
         case .deviceAuthorization: try await deviceAuthorization(request)
+        case .pushedAuthorization: try await pushedAuthorization(request)
         case .devicePage: devicePage(request)
         case .deviceDecision: await deviceDecision(request, client: client)
         case .authorizationPage: await authorizationPage(request)

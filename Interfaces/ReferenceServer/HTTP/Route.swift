@@ -25,6 +25,7 @@ enum Route: Sendable, Equatable {
     case removeMySport(id: String)
     case standardToken
     case deviceAuthorization
+    case pushedAuthorization
     case devicePage
     case deviceDecision
     case authorizationPage
@@ -86,6 +87,7 @@ enum Route: Sendable, Equatable {
         case "/riders/me/avatar": return [(.post, .uploadAvatar)]
         case "/oauth2/token": return [(.post, .standardToken)]
         case "/oauth2/device_authorization": return [(.post, .deviceAuthorization)]
+        case "/oauth2/par": return [(.post, .pushedAuthorization)]
         case "/device": return [(.get, .devicePage), (.post, .deviceDecision)]
         case "/oauth2/authorize": return [(.get, .authorizationPage), (.post, .authorizationDecision)]
         case "/jwks.json": return [(.get, .keySet)]

@@ -100,6 +100,7 @@ public enum ReferenceServer {
                 idTokens: IDTokenSigner(),
                 dpop: configuration.dpop,
                 proofs: DPoPProofVerifier(now: store.now, requiresNonces: configuration.dpop != .off && configuration.dpopNonces),
+                pushedAuthorization: configuration.pushedAuthorization,
                 logger: logger
             ),
             configuration: ApplicationConfiguration(

@@ -70,6 +70,10 @@ public struct ReferenceServerConfiguration: Sendable {
     /// — `400` at the token endpoint, `401` with a `DPoP` challenge at the API — and every
     /// response carries the current nonce in `DPoP-Nonce`. Off by default.
     public var dpopNonces: Bool
+    /// Whether the server takes pushed authorization requests (RFC 9126) at `/oauth2/par`, and
+    /// whether its authorization endpoint takes only those; see ``PushedAuthorizationMode``. Off
+    /// by default.
+    public var pushedAuthorization: PushedAuthorizationMode
 
     /// Creates a configuration; every parameter has a test-friendly default.
     public init(
@@ -96,8 +100,10 @@ public struct ReferenceServerConfiguration: Sendable {
         devicePollInterval: Duration = .seconds(5),
         passwordGrant: Bool = true,
         dpop: DPoPMode = .off,
-        dpopNonces: Bool = false
+        dpopNonces: Bool = false,
+        pushedAuthorization: PushedAuthorizationMode = .off
     ) {
+        self.pushedAuthorization = pushedAuthorization
         self.dpopNonces = dpopNonces
         self.passwordGrant = passwordGrant
         self.dpop = dpop

@@ -22,6 +22,9 @@ extension ReferenceStore {
         let state: String?
         let nonce: String?
         let codeChallenge: String
+        /// The thumbprint of the DPoP key the code must be redeemed with (`dpop_jkt`, RFC 9449
+        /// §10), when the request named one.
+        var dpopKeyThumbprint: String? = nil
         var expiresAt = Date.distantFuture
         var sequence: UInt64 = 0
     }
@@ -120,6 +123,10 @@ extension ReferenceStore {
         guard let codeVerifier, Self.isCodeVerifier(codeVerifier),
               Self.s256(codeVerifier) == issued.request.codeChallenge else {
             return .invalid("the code_verifier does not match the code_challenge")
+        }
+        // RFC 9449 §10: the code is bound to the key the authorization request named.
+        if let bound = issued.request.dpopKeyThumbprint, bound != jkt {
+            return .invalid("the authorization request named another DPoP key (dpop_jkt) than this request proves")
         }
         counters.authorizationCodeGrants += 1
         return .granted(issueTokens(userIndex: issued.userIndex, scope: issued.request.scope, jkt: jkt),

@@ -57,6 +57,8 @@ public actor ReferenceStore {
     var authorizationRequests: [String: AuthorizationRequest] = [:]
     /// Authorization codes issued and not yet redeemed (RFC 6749 §4.1.2), by code.
     var authorizationCodes: [String: AuthorizationCode] = [:]
+    /// Pushed authorization requests (RFC 9126) not yet used, by `request_uri`.
+    var pushedRequests: [String: PushedRequest] = [:]
     let devicePollInterval: Duration
     let now: @Sendable () -> Date
 

@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import RiderReferenceServer
+import Testing
+
+/// `rider login --web` against a provider that requires both pushed authorization requests
+/// (RFC 9126) and DPoP (RFC 9449), as FAPI 2.0 does: the page opens with a `request_uri` alone,
+/// a real browser (headless Chromium) signs in, and the session rider keeps is bound to its key.
+@Suite("rider CLI: a browser sign-in where PAR and DPoP are required", .serialized)
+struct SenderConstrainedSignInTests {
+    static var configuration: ReferenceServerConfiguration {
+        var configuration = DeviceSignInTests.configuration
+        configuration.dpop = .required
+        configuration.pushedAuthorization = .required
+        return configuration
+    }
+
+    @Test("the request is pushed and the code bound to the session's key; whoami, refresh and logout work; the copied token is refused alone")
+    func pushedAndBound() async throws {
+        try await withSandboxedReferenceServer(Self.configuration) { server, sandbox in
+            let (environment, opened) = try BrowserSignInTests.environment(server, sandbox)
+            let (run, page) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login", "--web"], environment: environment, opened: opened) { start in
+                let page = try await BrowserSignInTests.providerPage(behind: start)
+                _ = try await BrowserSignInTests.answerInBrowser(page, button: "approve")
+                return page
+            }
+            #expect(run.status == 0, "\(run)")
+            let query = URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            #expect(query.map(\.name).sorted() == ["client_id", "request_uri"],
+                    "the provider's page is opened with the pushed request's reference alone: \(page)")
+
+            let show = try await sandbox.rider(["session", "show"], environment: environment)
+            #expect(show.stdout.contains("bound to a DPoP key"), "\(show)")
+            let whoami = try await sandbox.rider(["whoami"], environment: environment)
+            #expect(whoami.status == 0 && whoami.stdout.contains(Demo.email), "\(whoami)")
+            let refresh = try await sandbox.rider(["session", "refresh"], environment: environment)
+            #expect(refresh.status == 0, "\(refresh)")
+            #expect(await server.store.stats().refreshGrants == 1)
+
+            let token = String(try await sandbox.rider(["session", "token"], environment: environment).stdout.dropLast())
+            #expect(await server.store.dpopThumbprint(of: token) != nil, "the server bound the refreshed token")
+            let asBearer = try await DPoPSessionTests.get(server.baseURL.appendingPathComponent("auth/me"),
+                                                          headers: ["Authorization": "Bearer \(token)"])
+            #expect(asBearer.status == 401, "a bound token copied out of the session is refused on its own")
+
+            let logout = try await sandbox.rider(["logout"], environment: environment)
+            #expect(logout.status == 0, "\(logout)")
+            #expect(await server.store.dpopThumbprint(of: token) == nil, "logout revoked the bound token")
+        }
+    }
+
+    @Test("told to push, against a provider with no endpoint for it: refused before any browser opens, nothing stored")
+    func pushRequiredWithoutEndpoint() async throws {
+        try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
+            var (environment, _) = try BrowserSignInTests.environment(server, sandbox)
+            environment["RIDER_PAR"] = "required"
+            let run = try await sandbox.rider(["login", "--web", "--timeout", "5"], environment: environment)
+            #expect(run.status != 0, "\(run)")
+            #expect(run.stderr.contains("pushed_authorization_request_endpoint"), "\(run)")
+            #expect(await server.store.stats().authorizationCodeGrants == 0)
+            let show = try await sandbox.rider(["session", "show"], environment: environment)
+            #expect(show.status == 4, "\(show)")
+        }
+    }
+}
