@@ -73,7 +73,8 @@ struct DoctorChecks: Sendable {
         } catch {
             let vaultError = (error as? RiderError)?.underlying as? VaultError
             return (.fail("config", Self.message(for: error),
-                          fix: vaultError.flatMap { Self.fix(for: $0, folderFix: "chmod go-w") }), nil)
+                          fix: vaultError.flatMap { Self.fix(for: $0, strict: false) }
+                            ?? "correct the file as the message says (rider config show lists its settings)"), nil)
         }
         do {
             let namesServer = try server != nil || issuer != nil || RiderKit.Configuration.namesServer(environment: environment)
@@ -228,7 +229,7 @@ struct DoctorChecks: Sendable {
                 : "\(found.files.count) session \(found.files.count == 1 ? "file" : "files"), none readable by others"
             return .ok("vault-folder", String(format: "%@ (mode %04o): %@", found.examined, found.mode, files))
         } catch {
-            return .fail("vault-folder", error.message, fix: fix(for: error, folderFix: "chmod 700"))
+            return .fail("vault-folder", error.message, fix: fix(for: error, strict: true))
         }
     }
 
@@ -283,14 +284,14 @@ struct DoctorChecks: Sendable {
     }
 
     /// The command that makes a refused file or folder acceptable.
-    /// - Parameter folderFix: what a folder others may write needs (`chmod 700` for the vault's
-    ///   own folder, `chmod go-w` for a config file's).
-    static func fix(for error: VaultError, folderFix: String) -> String? {
+    /// - Parameter strict: whether the file and its folder are private (the vault's: `chmod 600`,
+    ///   `chmod 700`), rather than a settings file others may read (`chmod go-w`).
+    static func fix(for error: VaultError, strict: Bool) -> String? {
         switch error {
         case .permissionsTooOpen(let path, let mode):
-            guard path.hasSuffix("/") else { return "chmod 600 \(path)" }
+            guard path.hasSuffix("/") else { return strict ? "chmod 600 \(path)" : "chmod go-w \(path)" }
             if mode & 0o1000 != 0 { return "use a folder of your own inside it: mkdir -m 700 \(path)rider" }
-            return "\(folderFix) \(path)"
+            return strict ? "chmod 700 \(path)" : "chmod go-w \(path)"
         case .notOwned(let path, _, let user):
             return "chown \(user) \(path) (if you trust its contents), or choose a path of your own"
         default:
