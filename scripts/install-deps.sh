@@ -16,6 +16,8 @@ packages=(
   tmux              # a real terminal for the tests of what rider does on a TTY (password prompts)
   chromium          # a real browser for the tests of the reference server's web pages (headless)
   chromium-driver   # chromedriver: the tests drive that browser through WebDriver
+  glewlwyd          # an independent provider that checks DPoP proofs (scripts/dpop-provider.sh)
+  dbconfig-no-thanks  # glewlwyd without a database server of its own: the tests give it SQLite
 )
 
 missing=()
@@ -43,5 +45,9 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo="sudo"
 fi
 export DEBIAN_FRONTEND=noninteractive
+# glewlwyd's package would otherwise configure a database and a system service of its own; the
+# tests start theirs on loopback with a configuration they write.
+echo "glewlwyd glewlwyd/config_type select No configuration" | $sudo debconf-set-selections
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ -d /run/systemd/system ]; then $sudo systemctl disable --now glewlwyd >/dev/null 2>&1 || true; fi
