@@ -63,6 +63,9 @@ public struct LoopbackBrowserUserAgent: ExternalUserAgent {
     /// Whether a page would be shown: `BROWSER` is set, or a graphical session has `xdg-open`.
     /// `rider login` picks the browser sign-in over the device code by it.
     package var canOpenPages: Bool { browser.canOpenPages }
+
+    /// How pages are opened here and why (`rider login --verbose` reports it).
+    package var browserChoice: SystemBrowserOpener.Choice { browser.choice }
 }
 
 /// One sign-in: the listening endpoint, and the browser started with its one-time address.

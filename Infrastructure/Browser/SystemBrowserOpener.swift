@@ -1,9 +1,11 @@
 import Foundation
 import RiderDomain
 
-/// Opens pages the way Linux command-line tools do: `$BROWSER` when it is set, run with the
-/// address as its one argument (as `xdg-open` and `gh` do), else `xdg-open` when a graphical
-/// session is there to show it; otherwise nothing, and the caller prints the address.
+/// Opens pages the way Linux command-line tools do, where the person is: `$BROWSER` when it is
+/// set, run with the address as its one argument (as `xdg-open` and `gh` do); inside WSL the
+/// Windows browser, through `wslview` or else `explorer.exe` over the WSL interop; else
+/// `xdg-open` when a graphical session is there to show it; otherwise nothing, and the caller
+/// prints the address and ``choice`` says why.
 ///
 /// The address is handed over as an argument, never spliced into a shell command, so a hostile
 /// address cannot run anything; only http(s) addresses are opened at all. The browser starts
@@ -12,20 +14,49 @@ import RiderDomain
 ///
 /// The browser half of ``LoopbackBrowserUserAgent``.
 package struct SystemBrowserOpener: Sendable {
-    private let environment: [String: String]
+    /// How pages are opened here, and why.
+    package enum Choice: Sendable, Equatable, CustomStringConvertible {
+        /// `$BROWSER`, as set.
+        case browserVariable(String)
+        /// The Windows browser from inside WSL, through this program (`wslview`, `explorer.exe`).
+        case windows(String)
+        /// `xdg-open` in a graphical session; the variable that says there is one.
+        case xdgOpen(String, session: String)
+        /// Nothing can be opened here, for this reason.
+        case none(String)
 
-    /// - Parameter environment: where `BROWSER`, `DISPLAY`, `WAYLAND_DISPLAY` and `PATH` are read.
-    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        package var description: String {
+            switch self {
+            case .browserVariable(let command): "$BROWSER (\(command))"
+            case .windows(let program): "the Windows browser through \(program) (WSL)"
+            case .xdgOpen(let program, let session): "\(program) (a graphical session: \(session) is set)"
+            case .none(let why): "none: \(why)"
+            }
+        }
+    }
+
+    private let environment: [String: String]
+    /// Where `version` and `sys/fs/binfmt_misc/WSLInterop` are read: `/proc` but in tests.
+    private let procRoot: URL
+
+    /// - Parameters:
+    ///   - environment: where `BROWSER`, `DISPLAY`, `WAYLAND_DISPLAY`, `WSL_DISTRO_NAME` and
+    ///     `PATH` are read.
+    ///   - procRoot: the proc file system WSL is recognised by.
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment,
+                 procRoot: URL = URL(fileURLWithPath: "/proc")) {
         self.environment = environment
+        self.procRoot = procRoot
     }
 
     /// Asks for `url` to be shown.
-    /// - Returns: whether a browser was started; `false` without `BROWSER` and without a
-    ///   graphical session or `xdg-open`, and for an address that is not http(s).
+    /// - Returns: whether a browser was started; `false` when ``choice`` is `.none`, and for an
+    ///   address that is not http(s).
     /// - Throws: `RiderError.invalidConfiguration(_:)` when `BROWSER` is set but cannot be started.
     package func open(_ url: URL) async throws -> Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else { return false }
-        if let browser = environment["BROWSER"], !browser.trimmingCharacters(in: .whitespaces).isEmpty {
+        switch choice {
+        case .browserVariable(let browser):
             // `$BROWSER` may name a program with options ("firefox --new-window"): the shell splits
             // it, and the address arrives as "$1", one argument, unexpanded.
             do {
@@ -34,21 +65,51 @@ package struct SystemBrowserOpener: Sendable {
                 throw RiderError.invalidConfiguration("BROWSER (\(browser)) cannot be started", underlying: error)
             }
             return true
+        case .windows(let program), .xdgOpen(let program, _):
+            return (try? launch(program, [url.absoluteString])) != nil
+        case .none:
+            return false
         }
-        guard let xdgOpen = graphicalOpener else { return false }
-        return (try? launch(xdgOpen, [url.absoluteString])) != nil
     }
 
-    /// Whether a page would be shown: `BROWSER` is set, or a graphical session has `xdg-open`.
-    /// `rider login` picks the browser sign-in over the device code by it.
+    /// Whether a page would be shown (``choice`` is not `.none`). `rider login` picks the browser
+    /// sign-in over the device code by it.
     package var canOpenPages: Bool {
-        !(environment["BROWSER"] ?? "").trimmingCharacters(in: .whitespaces).isEmpty || graphicalOpener != nil
+        if case .none = choice { return false }
+        return true
     }
 
-    /// `xdg-open`, when a graphical session is there for it to show a page in.
-    private var graphicalOpener: String? {
-        let graphical = !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-        return graphical ? executable(named: "xdg-open") : nil
+    /// How a page would be opened here, in this order: `$BROWSER`; inside WSL, `wslview`, else
+    /// `explorer.exe` (not `cmd.exe /c start`, whose parser would take the `&` of a query as the
+    /// end of its command); `xdg-open` in a graphical session; else nothing, saying why.
+    package var choice: Choice {
+        if let browser = environment["BROWSER"], !browser.trimmingCharacters(in: .whitespaces).isEmpty {
+            return .browserVariable(browser)
+        }
+        let wsl = isWSL
+        if wsl, let program = executable(named: "wslview") ?? executable(named: "explorer.exe")
+            ?? ["/mnt/c/Windows/explorer.exe"].first(where: FileManager.default.isExecutableFile(atPath:)) {
+            return .windows(program)
+        }
+        let session = ["WAYLAND_DISPLAY", "DISPLAY"].first { !(environment[$0] ?? "").isEmpty }
+        if let session, let program = executable(named: "xdg-open") { return .xdgOpen(program, session: session) }
+        if wsl {
+            return .none("this is WSL, but neither wslview nor explorer.exe can be run (install wslu, or turn the "
+                + "WSL interop on); set BROWSER to choose a browser")
+        }
+        if let session { return .none("\(session) is set, but xdg-open is not installed; set BROWSER to choose a browser") }
+        return .none("no graphical session (DISPLAY and WAYLAND_DISPLAY are unset), not WSL, and BROWSER is unset")
+    }
+
+    /// Whether this is Linux inside WSL: its interop is registered with the kernel, the
+    /// distribution's name is in the environment, or the kernel says it was built by Microsoft.
+    package var isWSL: Bool {
+        if FileManager.default.fileExists(atPath: procRoot.appendingPathComponent("sys/fs/binfmt_misc/WSLInterop").path) {
+            return true
+        }
+        if !(environment["WSL_DISTRO_NAME"] ?? "").isEmpty { return true }
+        let version = (try? String(contentsOf: procRoot.appendingPathComponent("version"), encoding: .utf8)) ?? ""
+        return version.lowercased().contains("microsoft")
     }
 
     /// Starts the browser without waiting for it: a terminal browser could run until the person

@@ -172,6 +172,7 @@ struct LoginCommand: GlobalOptionsCommand {
             : try listen.map(LoopbackListenAddress.init(parsing:))
         let loopback = LoopbackBrowserUserAgent(listeningOn: addresses,
                                                 onSkipped: { Console.standardError("rider: " + $0 + ".") })
+        tellBrowser(loopback.browserChoice)
         let pastes = (noBrowser || !loopback.canOpenPages) && isatty(STDIN_FILENO) == 1
         let agent: any ExternalUserAgent = pastes
             ? PastedRedirectUserAgent(wrapping: loopback, nextLine: { await PastedLines.standardInput.next() },
@@ -212,7 +213,9 @@ struct LoginCommand: GlobalOptionsCommand {
         if let warning = await Self.verificationPageWarning(pending, context) {
             Console.standardError("rider: warning: " + warning.terminalSafe)
         }
-        if !noBrowser, try await LoopbackBrowserUserAgent().show(page) {
+        let browser = LoopbackBrowserUserAgent()
+        tellBrowser(browser.browserChoice)
+        if !noBrowser, try await browser.show(page) {
             Console.standardError("(the page was opened in your browser)")
         }
         Console.standardError("Waiting for the sign-in to be approved (Ctrl-C to give up)…")

@@ -82,3 +82,103 @@ struct SystemBrowserOpenerTests {
         #expect(try await withBrowser.open(try #require(URL(string: "javascript:alert(1)"))) == false)
     }
 }
+
+/// Where a page opens (#33 item 3), decided from a fake environment, a fake PATH and a fake
+/// /proc: one case each.
+@Suite("System browser opener: the choice")
+struct SystemBrowserChoiceTests {
+    /// A folder of fake programs (empty scripts) to be PATH, and a fake /proc beside it.
+    struct FakeSystem {
+        let directory: TemporaryDirectory
+        var bin: URL { directory.url.appendingPathComponent("bin") }
+        var proc: URL { directory.url.appendingPathComponent("proc") }
+
+        init(programs: [String] = [], procVersion: String = "Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075)",
+             wslInterop: Bool = false) throws {
+            directory = try TemporaryDirectory()
+            try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("bin"),
+                                                    withIntermediateDirectories: true)
+            let binfmt = directory.url.appendingPathComponent("proc/sys/fs/binfmt_misc")
+            try FileManager.default.createDirectory(at: binfmt, withIntermediateDirectories: true)
+            try Data(procVersion.utf8).write(to: directory.url.appendingPathComponent("proc/version"))
+            if wslInterop { try Data("enabled\n".utf8).write(to: binfmt.appendingPathComponent("WSLInterop")) }
+            for program in programs {
+                let file = directory.url.appendingPathComponent("bin/\(program)")
+                try Data("#!/bin/sh\n".utf8).write(to: file)
+                try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: file.path)
+            }
+        }
+
+        func opener(_ environment: [String: String] = [:]) -> SystemBrowserOpener {
+            SystemBrowserOpener(environment: environment.merging(["PATH": bin.path]) { given, _ in given }, procRoot: proc)
+        }
+    }
+
+    static let wslKernel = "Linux version 5.15.153.1-microsoft-standard-WSL2 (root@941d701f84f1)"
+
+    @Test("$BROWSER wins over everything, WSL and a graphical session included")
+    func browserVariableFirst() throws {
+        let system = try FakeSystem(programs: ["xdg-open", "wslview"], procVersion: Self.wslKernel, wslInterop: true)
+        defer { system.directory.remove() }
+        let opener = system.opener(["BROWSER": "firefox --new-window", "DISPLAY": ":0"])
+        #expect(opener.choice == .browserVariable("firefox --new-window"))
+        #expect(opener.canOpenPages)
+    }
+
+    @Test("a graphical session (DISPLAY or WAYLAND_DISPLAY) with xdg-open: xdg-open", arguments: ["DISPLAY", "WAYLAND_DISPLAY"])
+    func graphicalSession(variable: String) throws {
+        let system = try FakeSystem(programs: ["xdg-open"])
+        defer { system.directory.remove() }
+        let opener = system.opener([variable: ":0"])
+        #expect(opener.choice == .xdgOpen(system.bin.appendingPathComponent("xdg-open").path, session: variable))
+        #expect(!opener.isWSL)
+    }
+
+    @Test("WSL is recognised by its interop in /proc, by WSL_DISTRO_NAME, or by a Microsoft kernel in /proc/version",
+          arguments: ["interop", "distro", "kernel"])
+    func wslRecognised(by sign: String) throws {
+        let system = try FakeSystem(programs: ["wslview", "xdg-open"], procVersion: sign == "kernel" ? Self.wslKernel
+            : "Linux version 6.8.0-45-generic", wslInterop: sign == "interop")
+        defer { system.directory.remove() }
+        // WSLg sets DISPLAY too; the Windows browser is the one the person has.
+        let opener = system.opener(sign == "distro" ? ["WSL_DISTRO_NAME": "Ubuntu", "DISPLAY": ":0"] : ["DISPLAY": ":0"])
+        #expect(opener.isWSL)
+        #expect(opener.choice == .windows(system.bin.appendingPathComponent("wslview").path))
+    }
+
+    @Test("inside WSL without wslview, explorer.exe over the interop")
+    func wslExplorer() throws {
+        let system = try FakeSystem(programs: ["explorer.exe"], wslInterop: true)
+        defer { system.directory.remove() }
+        #expect(system.opener().choice == .windows(system.bin.appendingPathComponent("explorer.exe").path))
+    }
+
+    @Test("none applies: a clear reason each time, and nothing is opened", arguments: ["headless", "no-xdg-open", "wsl-no-interop"])
+    func noneApplies(case name: String) async throws {
+        let system = try FakeSystem(procVersion: name == "wsl-no-interop" ? Self.wslKernel : "Linux version 6.8.0")
+        defer { system.directory.remove() }
+        let opener = system.opener(name == "no-xdg-open" ? ["DISPLAY": ":0"] : [:])
+        guard case .none(let why) = opener.choice else {
+            Issue.record("expected no browser, got \(opener.choice)")
+            return
+        }
+        let expected = ["headless": "no graphical session", "no-xdg-open": "xdg-open is not installed",
+                        "wsl-no-interop": "neither wslview nor explorer.exe"][name] ?? "?"
+        #expect(why.contains(expected), "\(why)")
+        #expect(why.contains("BROWSER"))
+        #expect(!opener.canOpenPages)
+        #expect(try await opener.open(try #require(URL(string: "https://id.example.test/device"))) == false)
+    }
+
+    @Test("the Windows browser is started with the address as its one argument")
+    func wslOpens() async throws {
+        let system = try FakeSystem(wslInterop: true)
+        defer { system.directory.remove() }
+        let (script, output) = try SystemBrowserOpenerTests.recordingBrowser(in: system.directory.url)
+        try FileManager.default.moveItem(at: script, to: system.bin.appendingPathComponent("wslview"))
+        let address = try #require(URL(string: "http://127.0.0.1:4711/start/abc?x=1&y=2"))
+        // The recording script needs printf and mv.
+        #expect(try await system.opener(["PATH": system.bin.path + ":/usr/bin:/bin"]).open(address))
+        #expect(try await SystemBrowserOpenerTests.opened(output) == [address.absoluteString])
+    }
+}

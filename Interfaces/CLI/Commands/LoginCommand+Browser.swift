@@ -1,0 +1,16 @@
+import RiderInfrastructure
+import RiderKit
+
+extension LoginCommand {
+    /// Says how pages open here: with `--verbose` whatever the choice, and always when none can
+    /// be opened (unless `--no-browser` asked for none), with the reason, so the printed address
+    /// is not a mystery.
+    func tellBrowser(_ choice: SystemBrowserOpener.Choice) {
+        if case .none(let why) = choice {
+            guard global.verbose || !noBrowser else { return }
+            Console.standardError("rider: no browser can be opened here: \(why).".terminalSafe)
+        } else if global.verbose {
+            Console.standardError("rider: pages open with \(choice).".terminalSafe)
+        }
+    }
+}
