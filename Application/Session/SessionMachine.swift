@@ -138,6 +138,9 @@ package struct SessionMachine: Sendable {
             return .join
         case .signedIn(let current):
             if let rejectedAccessToken, current.accessToken != rejectedAccessToken { return .use(current) }
+            // Nothing to renew it with (a token given by hand): it stays in use until the server
+            // refuses it, rather than being ended by a renewal nobody can make.
+            if rejectedAccessToken == nil, current.refreshToken == nil { return .fail(.cannotRenew) }
             if rejectedAccessToken != nil, !loopGuard.admit(at: now) {
                 return .fail(.server(status: 401, detail: "the server keeps rejecting freshly refreshed tokens; "
                                      + "RiderKit stopped refreshing for \(Int(loopGuard.window)) s"))

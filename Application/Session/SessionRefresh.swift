@@ -45,13 +45,16 @@ struct SessionRefresh: Sendable {
                                   step: @Sendable (SessionMachine.RefreshEvent) async -> SessionMachine.RefreshAction,
                                   session: @Sendable (TokenGrant) async throws -> Session) async throws -> Session {
         var action = await step(.stored(try await vault.loadSession()))
+        // A session without a refresh token whose access token the server refused: said so.
+        var refused = false
         while true {
             switch action {
             case .adopt(let stored):
                 return stored
             case .expire:
-                throw RiderError.sessionExpired
+                throw refused ? RiderError.accessTokenRefused : RiderError.sessionExpired
             case .remove:
+                refused = refused || current.refreshToken == nil
                 // The session is unusable either way; the caller learns it expired, which is the
                 // actionable part. A stale vault entry will be rejected again next time.
                 try? await vault.removeSession()
@@ -101,4 +104,19 @@ struct SessionRefresh: Sendable {
         if let error = error as? RiderError, error.code == .storage, let what = error.detail { return what }
         return (error as? any LocalizedError)?.errorDescription ?? "\(type(of: error))"
     }
+}
+
+extension RiderError {
+    /// The server refused the access token of a session that has no refresh token (one given by
+    /// hand, or from a server that issues none): the session is over.
+    package static let accessTokenRefused = RiderError(
+        code: .sessionExpired,
+        message: "The server refused the access token, and the session has no refresh token to renew it with; "
+            + "sign in again.").suggesting(.signIn)
+
+    /// A renewal was asked for a session that has no refresh token; the session is kept.
+    package static let cannotRenew = RiderError(
+        code: .sessionExpired,
+        message: "The session has no refresh token, so it cannot be renewed; its access token is used until the "
+            + "server refuses it.")
 }

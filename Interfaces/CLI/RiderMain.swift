@@ -26,7 +26,8 @@ enum RiderMain {
         } catch {
             // Parsing failed, so `--json` is only known from the raw arguments. A mistyped
             // subcommand is named as such rather than as some other command's usage error.
-            exit(ErrorReport(json: arguments.contains("--json")).report(SubcommandSuggestion.error(for: arguments) ?? error))
+            exit(ErrorReport(json: arguments.contains("--json")).report(
+                tokenOnCommandLine(arguments) ?? SubcommandSuggestion.error(for: arguments) ?? error))
         }
         let json = (command as? any GlobalOptionsCommand)?.global.json ?? false
         do {
@@ -39,10 +40,30 @@ enum RiderMain {
         } catch {
             await OpenRiders.shared.closeAll()
             let global = (command as? any GlobalOptionsCommand)?.global
-            exit(ErrorReport(json: json).report(await namingStoredServers(error, server: global?.server)))
+            exit(ErrorReport(json: json).report(namingGivenToken(await namingStoredServers(error, server: global?.server))))
         }
         await OpenRiders.shared.closeAll()
         exit(ExitStatus.success.rawValue)
+    }
+
+    /// `rider login --with-token` did not parse: say what it takes without quoting the arguments,
+    /// which may hold the token (ArgumentParser's own message would repeat it).
+    static func tokenOnCommandLine(_ arguments: [String]) -> CLIError? {
+        guard arguments.contains(where: { $0 == "--with-token" || $0.hasPrefix("--with-token=") }) else { return nil }
+        return CLIError.usage("--with-token takes no value and no other sign-in option: it reads the access token from "
+            + "standard input, never from the command line, where every user on the machine can read it (for example "
+            + "`rider login --with-token < token.txt`).")
+    }
+
+    /// A session of `RIDER_TOKEN` ended: the server refused that token, which nothing renews, and
+    /// the fix is a new one in the variable (the library says so in its own terms).
+    static func namingGivenToken(_ error: any Error) -> any Error {
+        guard let error = error as? RiderError, error.code == .sessionExpired, CommandContext.givenToken() != nil
+        else { return error }
+        let variable = CommandContext.tokenVariable
+        return RiderError(code: .sessionExpired, message: "The server refused the access token in \(variable) (expired, "
+            + "revoked, or not one of its tokens); it is never renewed. Put a fresh token in \(variable), or unset it "
+            + "to use the stored session.")
     }
 
     /// Not signed in on a server given with `--server`: the message names the servers that do

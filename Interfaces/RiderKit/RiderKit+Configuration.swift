@@ -78,6 +78,10 @@ extension RiderKit {
         /// The loopback addresses a browser sign-in listens on, tried in order (`listen`: a
         /// provider that registered a fixed redirect port); empty: any free port.
         package var listenAddresses: [LoopbackListenAddress] = []
+        /// An access token to use as it is (`RIDER_TOKEN` in `rider`): when set,
+        /// ``RiderKit/live(configuration:)`` sends it with every authorized request, never renews
+        /// it, and keeps nothing — no vault, no cache file. `nil` (the default) uses the vault.
+        package var accessToken: GivenAccessToken?
 
         public init(api: APIConfiguration, vault: VaultChoice = .automatic,
                     vaultPassphrase: VaultPassphrase = .unavailable, keyringTimeout: Duration = .seconds(2),

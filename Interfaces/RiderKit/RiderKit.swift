@@ -274,6 +274,10 @@ public struct RiderKit: Sendable {
                                   identity: configuration.identity, metrics: configuration.metrics,
                                   logger: configuration.logger)),
             clock: clock, cache: configuration.makeProviderMetadataCache())
+        if let token = configuration.accessToken {
+            return givenAccessToken(token, configuration: configuration, transport: transport, clock: clock,
+                                    authorizationServer: server)
+        }
         // With an issuer, the vaults are bound once its metadata names the token endpoint.
         let resolved: @Sendable () async throws -> VaultFactory = {
             server.needsDiscovery ? try await vaults.resolved(by: server) : vaults

@@ -50,7 +50,8 @@ struct LoginCommand: GlobalOptionsCommand {
             stores the session.
 
             Neither passes a password through rider, and neither needs a terminal. Pages open \
-            in $BROWSER when it is set, else with xdg-open in a graphical session; \
+            in $BROWSER when it is set, else inside WSL in the Windows browser (wslview or \
+            explorer.exe), else with xdg-open in a graphical session (--verbose says which); \
             --no-browser only prints them. Without --email, --web or --device, rider signs in \
             the way the provider's metadata offers: in the browser when a browser can be \
             opened or standard input is a terminal to paste its answer on (and client_id is \
@@ -64,6 +65,12 @@ struct LoginCommand: GlobalOptionsCommand {
               rider login --device
               rider login --web --no-browser
               rider login --web --listen 127.0.0.1:8400 --listen '[::1]:8400'
+              rider login --with-token < token.txt
+
+            With --with-token (for jobs), rider reads an access token from standard input, \
+            never from the command line, and keeps it as the session of the server: it is \
+            never renewed, and ends when the server refuses it. To use a token without \
+            storing it, set RIDER_TOKEN instead.
             """
     )
 
@@ -96,9 +103,16 @@ struct LoginCommand: GlobalOptionsCommand {
                                + "one skipped).", valueName: "address:port"))
     var listen: [String] = []
 
+    @Flag(help: "Read an access token from standard input and keep it as the session (never renewed).")
+    var withToken = false
+
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
     func validate() throws {
+        if withToken, web || device || noBrowser || email != nil || passwordStdin || timeout != nil
+            || redirectPath != nil || !listen.isEmpty {
+            throw ValidationError("--with-token reads an access token from standard input: leave out the other sign-in options")
+        }
         if web, device { throw ValidationError("choose one of --web and --device") }
         if web || device, email != nil || passwordStdin {
             throw ValidationError("--\(web ? "web" : "device") signs in without a password: leave out --email and "
@@ -121,7 +135,9 @@ struct LoginCommand: GlobalOptionsCommand {
 
     func run() async throws {
         // Configuration first, so a missing server is reported before anyone types a password.
+        try CommandContext.refuseGivenToken(to: "log in")
         let context = try CommandContext(global)
+        if withToken { return try await signInWithToken(context) }
         if web { return try await signInWithBrowser(context) }
         if device { return try await signInWithDeviceCode(context) }
         if email == nil, !passwordStdin, let (flow, passwordOffered) = try await standardFlow(context) {

@@ -36,6 +36,7 @@ struct LogoutCommand: GlobalOptionsCommand {
     }
 
     func run() async throws {
+        try CommandContext.refuseGivenToken(to: "log out of the stored session")
         guard all else {
             let context = try CommandContext(global)
             let account = try await context.rider.accounts.current()

@@ -21,6 +21,11 @@ struct CommandContext: Sendable {
         if let account = account ?? options.account { configuration.account = account }
         configuration.identity.program = "rider/\(RequestIdentity.libraryVersion)"
         configuration.reauthentication = ReauthenticationPrompt.make()
+        if let token = Self.givenToken(environment) {
+            // Used as it is: nothing stored, nothing renewed, nobody asked for a password.
+            configuration.accessToken = try GivenAccessToken(token, source: Self.tokenVariable)
+            configuration.reauthentication = nil
+        }
         configuration.recording = options.recording
         if options.verbose {
             var logger = Logger(label: "rider.http") { _ in StandardErrorLogHandler() }
@@ -64,6 +69,23 @@ struct CommandContext: Sendable {
             server.server = binding.apiOrigin
             return try CommandContext(server, environment: environment)
         }, false)
+    }
+
+    /// The variable holding an access token to use as it is (a CI job's secret), as `GH_TOKEN`.
+    static let tokenVariable = "RIDER_TOKEN"
+
+    /// The access token in ``tokenVariable``, when it is set and not empty.
+    static func givenToken(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        environment[tokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// For the commands that change the stored session (`login`, `logout`): with ``tokenVariable``
+    /// set, every other command uses that token and the stored session is out of play.
+    /// - Throws: ``CLIError/usage(_:)`` when ``tokenVariable`` is set.
+    static func refuseGivenToken(to action: String) throws {
+        guard givenToken() != nil else { return }
+        throw CLIError.usage("\(tokenVariable) is set, and rider uses that token as it is and stores nothing; "
+            + "unset \(tokenVariable) to \(action).")
     }
 
     /// What ``rider`` was made from: for commands that make one per account or per server.

@@ -128,14 +128,27 @@ struct SessionEngineTests {
         #expect(harness.transport.count(.get, "/riders/me") == 0)
     }
 
-    @Test("a 401 for a session without refresh token is .sessionExpired and the session is removed")
+    @Test("a 401 for a session without refresh token ends it, saying the access token was refused; nothing is sent to the token endpoint")
     func noRefreshToken() async throws {
         let harness = try UseCaseHarness.signedIn(Fixtures.session(refreshToken: nil))
         harness.acceptRiderRequests(only: "never")
 
-        await #expect(throws: RiderError.sessionExpired) { try await harness.getRider() }
+        await #expect(throws: RiderError.accessTokenRefused) { try await harness.getRider() }
         #expect(harness.transport.count(.post, "/auth/token") == 0)
         #expect(await harness.vault.storedSession == nil)
+        let later = await #expect(throws: RiderError.self) { try await harness.getRider() }
+        #expect(later?.code == .sessionExpired)
+    }
+
+    @Test("refresh() of a session without refresh token fails and keeps it: the token stays in use")
+    func noRefreshTokenToRenewWith() async throws {
+        let given = Fixtures.session(refreshToken: nil)
+        let harness = try UseCaseHarness.signedIn(given)
+
+        await #expect(throws: RiderError.cannotRenew) { try await harness.sessions.refresh() }
+        #expect(harness.transport.count(.post, "/auth/token") == 0)
+        #expect(await harness.vault.storedSession == given)
+        #expect(try await harness.sessions.currentSession() == given)
     }
 
     @Test("a refresh that fails with 503 or no network is a transient error and keeps the session", arguments: [

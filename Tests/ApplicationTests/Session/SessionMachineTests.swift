@@ -91,11 +91,21 @@ struct SessionMachineTests {
         #expect(machine.state.published == .signedOut(reason: .sessionExpired))
     }
 
-    @Test("a session without a refresh token is removed and expires at its first refresh")
+    @Test("a session without a refresh token is removed and expires when the server refuses its access token")
     func noRefreshToken() {
         var machine = Self.signedIn(Fixtures.session(accessToken: "access-1", refreshToken: nil))
-        _ = machine.refreshWanted(rejecting: nil, at: Self.now)
+        _ = machine.refreshWanted(rejecting: "access-1", at: Self.now)
         #expect(machine.refresh(of: 0, .stored(machine.state.usable)) == .remove)
+        #expect(machine.refreshesSent == 0)
+    }
+
+    @Test("a renewal asked for a session without a refresh token fails and keeps the session: nothing to renew it with")
+    func noRefreshTokenToRenewWith() {
+        let given = Fixtures.session(accessToken: "access-1", refreshToken: nil)
+        var machine = Self.signedIn(given)
+        #expect(machine.refreshWanted(rejecting: nil, at: Self.now) == .fail(.cannotRenew))
+        #expect(machine.state.usable == given)
+        #expect(machine.refreshesSent == 0)
     }
 
     @Test("signing out while a refresh is under way: the refresh's answer is dropped, the sign-out stands")
