@@ -231,13 +231,15 @@ package struct AuthorizationService: Sendable {
     // MARK: - Pushed authorization requests
 
     /// Pushes `authorization`'s parameters to the provider (RFC 9126 §2.1), authenticated as the
-    /// client is at the token endpoint.
+    /// client is at the token endpoint. A DPoP sign-in proves its key on the push too (RFC 9449
+    /// §10.1) beside naming it as `dpop_jkt`: some providers bind the request by the proof alone.
     /// - Returns: the `request_uri` that names the pushed request in the browser's address.
     /// - Throws: the endpoint's refusal, read as the token endpoint's (RFC 9126 §2.3);
     ///   `RiderError.malformedResponse(_:)` for an unusable answer; network errors.
     package func push(_ authorization: BrowserAuthorization, to endpoint: URL) async throws -> String {
         let tokens = try await server.resolvedConfiguration()
-        return try await send(API.pushedAuthorizationRequest(authorization.parameters, at: endpoint, in: tokens))
+        return try await send(API.pushedAuthorizationRequest(authorization.parameters, at: endpoint, in: tokens),
+                              proving: authorization.proofKey)
     }
 
     // MARK: - Device sign-in

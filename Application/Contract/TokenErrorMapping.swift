@@ -46,6 +46,12 @@ package enum TokenErrorMapping {
             // RFC 6749 §5.2: a Basic challenge from the token endpoint means the client id or
             // secret was refused, even when the error body is missing.
             return .invalidConfiguration("the token endpoint rejected the client id or secret")
+        case ("invalid_dpop_proof", _) where grant == .refreshToken:
+            // The session's own key was refused: nothing this program can sign will renew it.
+            return .sessionExpired
+        case ("invalid_dpop_proof", _):
+            // RFC 9449 §5 says 400; some providers answer 403. Either way the sign-in failed.
+            return .authorizationFailed("invalid_dpop_proof", description: detail)
         case (let error?, 400) where grant == .pushedAuthorization:
             // invalid_request, invalid_scope, invalid_dpop_proof, …: the provider refused what the
             // sign-in asked for, before anyone saw a page.

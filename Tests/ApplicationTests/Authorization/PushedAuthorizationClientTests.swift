@@ -24,10 +24,11 @@ struct PushedAuthorizationClientTests {
 
         /// Endpoints set explicitly (no issuer), or an issuer whose metadata has `metadata` added.
         init(pushing: APIConfiguration.PushedAuthorizationUse = .auto, explicitPAR: Bool = true,
-             metadata: [String: FixtureJSON]? = nil) throws {
+             metadata: [String: FixtureJSON]? = nil, dpop: APIConfiguration.DPoPUse = .off) throws {
             var configuration = try Fixtures.configuration(clientID: "rider-cli")
             configuration.scope = "profile"
             configuration.pushedAuthorization = pushing
+            configuration.dpop = dpop
             self.configuration = configuration
             let clock = WaitingClock()
             let server: AuthorizationServer
@@ -44,7 +45,7 @@ struct PushedAuthorizationClientTests {
                     pushedAuthorizationRequest: explicitPAR ? URL(string: PushedAuthorizationClientTests.par) : nil))
             }
             let sessions = SessionEngine(configuration: configuration, transport: transport, vault: SpyTokenVault(),
-                                         clock: clock, authorizationServer: server)
+                                         clock: clock, authorizationServer: server, dpopKeys: DPoPClientTests.Keys())
             signIn = SignInWithBrowser(sessions: sessions, userAgent: userAgent, cryptography: FixedCryptography(),
                                        clock: clock)
         }
@@ -89,6 +90,21 @@ struct PushedAuthorizationClientTests {
         #expect(offered.absoluteString.hasPrefix(Self.authorize + "?"))
         let exchange = try #require(rig.transport.requests(.post, rig.configuration.tokenPath).only)
         #expect(exchange.formFields["code_verifier"] == "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+    }
+
+    @Test("a DPoP sign-in names its key as dpop_jkt and proves it on the push (RFC 9449 §10.1); the code is exchanged with a proof of the same key")
+    func dpopKeyOnThePush() async throws {
+        let rig = try Rig(dpop: .required)
+        rig.transport.stub(.post, Self.parPath, with: .json(["request_uri": .string(Self.requestURI)], status: 201))
+        rig.transport.stub(.post, rig.configuration.tokenPath, with: .successful(Fixtures.tokenResponse(tokenType: "DPoP")))
+        let session = try await rig.run()
+        #expect(session.isSenderConstrained)
+
+        let pushed = try #require(rig.transport.requests(.post, Self.parPath).only)
+        #expect(pushed.formFields["dpop_jkt"] == "thumb-k1")
+        #expect(pushed.headers["DPoP"] == "k1|POST|\(Self.par)|-|-", "a proof of k1 for the push, without ath")
+        let exchange = try #require(rig.transport.requests(.post, rig.configuration.tokenPath).only)
+        #expect(exchange.headers["DPoP"]?.hasPrefix("k1|POST|") == true, "the code is redeemed with the same key")
     }
 
     @Test("discovered: a provider that names the endpoint gets pushed requests; one that does not gets the address as before")
