@@ -71,6 +71,35 @@ struct DoctorTests {
         }
     }
 
+    @Test("a session bus that never answers ends the keyring checks at the keyring timeout, not in a hang")
+    func stuckBus() async throws {
+        let sandbox = try Sandbox(server: nil)
+        defer { sandbox.remove() }
+        // A socket that takes connections into its backlog and never says a word.
+        let path = sandbox.root.appendingPathComponent("stuck-bus").path
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0 && listen(listener, 8) == 0)
+
+        let start = ContinuousClock.now
+        let run = try await sandbox.rider(["doctor", "--json"], environment: [
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(path)", "RIDER_KEYRING_TIMEOUT": "1",
+        ])
+        #expect(ContinuousClock.now - start < .seconds(20), "\(run)")
+        #expect(run.status == 0, "\(run)")
+        let dbus = try #require(try Self.checks(run).checks["dbus"], "\(run)")
+        #expect(dbus.status == "note")
+        #expect(dbus.detail == "the D-Bus session bus did not answer within 1.0 seconds", "\(run)")
+    }
+
     @Test("a world-writable vault folder fails with the chmod that fixes it (exit 1); fixed, it passes (exit 0)")
     func worldWritableVaultFolder() async throws {
         let sandbox = try Sandbox(server: nil)

@@ -38,8 +38,10 @@ struct DoctorChecks: Sendable {
         checks.append(Self.kernelKeyring(configuration?.vaultUnlockRetention ?? .process,
                                          availability: VaultUnlockRetention.availability, vault: vault))
         checks.append(folder)
-        checks.append(Self.userCache(loaded.flatMap { $0.namesServer ? $0.configuration : nil }))
-        let server = await DoctorServerChecks.run(loaded.flatMap { $0.namesServer ? $0.configuration : nil })
+        let serverConfiguration = loaded.flatMap { $0.namesServer ? $0.configuration : nil }
+        let unchecked = loaded == nil ? "the settings cannot be used (the config check)" : "no server is set"
+        checks.append(Self.userCache(serverConfiguration, unchecked: unchecked))
+        let server = await DoctorServerChecks.run(serverConfiguration, unchecked: unchecked)
         checks += server.checks
         checks.append(Self.loopback(configuration?.listenAddresses ?? [], deviceFlowServes: server.offersDeviceFlow))
         checks.append(Self.browser(environment: environment, deviceFlowServes: server.offersDeviceFlow))
@@ -163,7 +165,8 @@ struct DoctorChecks: Sendable {
             let detail = "\(step.rawValue) did not answer within \(after)"
             switch step {
             case .bus:
-                return [problem("dbus", detail, fix: timeoutFix), skipped("secret-service", after: "the session bus"),
+                return [problem("dbus", detail, fix: "the session bus is stuck: log out and in again, or start a "
+                                    + "fresh one: dbus-run-session -- $SHELL"), skipped("secret-service", after: "the session bus"),
                         skipped("keyring-collection", after: "the session bus")]
             case .service:
                 return [bus, problem("secret-service", detail, fix: timeoutFix),
@@ -235,8 +238,8 @@ struct DoctorChecks: Sendable {
 
     /// The server's user cache files, by their headers alone (no SQLite, nothing changed): one
     /// that is not a database, or of a newer schema, is moved aside when next opened, so a note.
-    static func userCache(_ configuration: RiderKit.Configuration?) -> DoctorCheck {
-        guard let configuration else { return .ok("user-cache", "not checked: no server is set") }
+    static func userCache(_ configuration: RiderKit.Configuration?, unchecked: String = "no server is set") -> DoctorCheck {
+        guard let configuration else { return .ok("user-cache", "not checked: \(unchecked)") }
         let file: URL
         switch configuration.cache.storage {
         case .memory:

@@ -24,11 +24,13 @@ struct DoctorServerChecks: Sendable {
     /// Clock skew past which id_tokens are refused (five minutes are forgiven).
     static let brokenSkew: TimeInterval = 300
 
-    /// - Parameter configuration: the settings, or `nil` when no server is set (then nothing is asked).
-    static func run(_ configuration: RiderKit.Configuration?) async -> Findings {
+    /// - Parameters:
+    ///   - configuration: the settings, or `nil` when there is no server to ask (then nothing is asked).
+    ///   - unchecked: why there is none, for the findings.
+    static func run(_ configuration: RiderKit.Configuration?, unchecked: String = "no server is set") async -> Findings {
         let names = ["server", "tls", "metadata", "grants", "clock"]
         guard var configuration else {
-            return Findings(checks: names.map { .ok($0, "not checked: no server is set") }, offersDeviceFlow: false)
+            return Findings(checks: names.map { .ok($0, "not checked: \(unchecked)") }, offersDeviceFlow: false)
         }
         // Nothing of the doctor's is kept: no session is looked up, no metadata written to disk.
         configuration.vault = .memory
