@@ -58,8 +58,9 @@ enum RiderMain {
     /// A session of `RIDER_TOKEN` ended: the server refused that token, which nothing renews, and
     /// the fix is a new one in the variable (the library says so in its own terms).
     static func namingGivenToken(_ error: any Error) -> any Error {
-        guard let error = error as? RiderError, error.code == .sessionExpired, CommandContext.givenToken() != nil
-        else { return error }
+        // `cannotRenew` is not a refusal: the token stands, only a renewal was asked of it.
+        guard let error = error as? RiderError, error.code == .sessionExpired, error != .cannotRenew,
+              CommandContext.givenToken() != nil else { return error }
         let variable = CommandContext.tokenVariable
         return RiderError(code: .sessionExpired, message: "The server refused the access token in \(variable) (expired, "
             + "revoked, or not one of its tokens); it is never renewed. Put a fresh token in \(variable), or unset it "

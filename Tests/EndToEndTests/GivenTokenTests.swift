@@ -32,6 +32,9 @@ struct GivenTokenTests {
             #expect(users.status == 0, "\(users)")
             let show = try await sandbox.rider(["session", "show"], environment: environment)
             #expect(show.status == 0 && show.stdout.contains("not possible"), "\(show)")
+            let refresh = try await sandbox.rider(["session", "refresh"], environment: environment)
+            #expect(refresh.status == 4 && refresh.stderr.contains("cannot be renewed"), "\(refresh)")
+            #expect(try await sandbox.rider(["whoami"], environment: environment).status == 0, "the token stands")
 
             #expect(Self.writtenFiles(in: sandbox).isEmpty, "\(Self.writtenFiles(in: sandbox))")
             #expect(sandbox.sessionFiles().isEmpty)
