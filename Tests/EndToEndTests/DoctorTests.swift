@@ -170,6 +170,22 @@ struct DoctorTests {
         #expect(human.stdout.contains("fix: check the address"), "\(human)")
     }
 
+    @Test("https to a server that does not speak TLS fails the tls check with its fix (exit 1)")
+    func failedTLS() async throws {
+        let sandbox = try Sandbox(server: nil)
+        defer { sandbox.remove() }
+        let plain = try CannedHTTPServer(response: "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        defer { plain.stop() }
+        let run = try await sandbox.rider(["--server", "https://127.0.0.1:\(plain.port)", "doctor", "--json"],
+                                          environment: [:])
+        #expect(run.status == 1, "\(run)")
+        let (checks, _) = try Self.checks(run)
+        #expect(checks["tls"]?.status == "fail", "\(run)")
+        #expect(checks["tls"]?.detail.contains("TLS connection to 127.0.0.1 failed") == true, "\(run)")
+        #expect(checks["tls"]?.fix?.contains("ca-certificates") == true, "\(run)")
+        #expect(checks["server"]?.fix == "see the tls check below", "\(run)")
+    }
+
     @Test("a working issuer: valid metadata and the sign-ins its grants allow; no browser is only a note (exit 0)")
     func workingIssuer() async throws {
         let sandbox = try Sandbox(server: nil)

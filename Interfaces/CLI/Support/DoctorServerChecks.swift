@@ -99,8 +99,9 @@ struct DoctorServerChecks: Sendable {
             return .ok("server", "\(url.absoluteString) answers\(route) (HTTP \(response.status) in \(milliseconds) ms)")
         case .failure(let error):
             return .fail("server", "\(url.absoluteString) cannot be reached\(route): \(ErrorAdvice.message(for: error))",
-                         fix: "check the address (rider config show), the network, and the proxy variables "
-                            + "(the proxy check below)")
+                         fix: error.message.contains("TLS") ? "see the tls check below"
+                            : "check the address (rider config show), the network, and the proxy variables "
+                                + "(the proxy check below)")
         }
     }
 
