@@ -78,7 +78,7 @@ extension RiderKit {
 
 extension RiderError {
     /// A given access token (``GivenAccessToken``) the server would not take.
-    static let givenTokenRefused = RiderError(
+    package static let givenTokenRefused = RiderError(
         code: .sessionExpired,
         message: "The server refused the access token given (expired, revoked, or not one of its tokens); nothing "
             + "was stored.")

@@ -51,7 +51,9 @@ struct SessionOutput: Encodable, Sendable {
             ("account", identitySource.map { "\(email ?? account ?? "-") (\(IdentityOutput.describe($0)))" } ?? account ?? "-"),
             ("role", role ?? "unknown"),
             ("expires", expiry ?? "unknown (the server did not say)"),
-            ("refresh", refreshable ? "automatic when the access token expires" : "not possible; log in again on expiry"),
+            ("refresh", refreshable ? "automatic when the access token expires"
+                : "not possible: no refresh token (a token given by hand, or the server issued none); log in again "
+                    + "when the server refuses it"),
             ("tokens", binding == "dpop"
                 ? "bound to a DPoP key (thumbprint \(dpopKeyThumbprint ?? "unreadable")): useless without its proof"
                 : "bearer: whoever holds the access token can use it"),
