@@ -25,6 +25,11 @@ struct RiderCommand: ParsableCommand {
             same commands against those files instead of the network, in the order they were \
             recorded, with the time as it was recorded.
 
+            For jobs with no one to sign in: RIDER_TOKEN holds an access token every command \
+            uses as it is (nothing is stored, it is never renewed, and once the server refuses \
+            it the command exits 4 naming the variable); `rider login --with-token` keeps one \
+            read from standard input as the session instead.
+
             `rider --version` prints the release.
 
             Shell completions: `rider --generate-completion-script bash|zsh|fish` prints a \
