@@ -143,6 +143,58 @@ struct VaultCommandTests {
         }
     }
 
+    /// `rider whoami` on a terminal with no passphrase variable: it asks for the existing file's passphrase.
+    private func unlockOnTerminal(_ sandbox: Sandbox) throws -> TerminalSession {
+        var environment = sandbox.environment
+        environment["RIDER_VAULT_PASSPHRASE"] = nil
+        environment["RIDER_VAULT"] = "encrypted-file"
+        return try TerminalSession.start("'\(try RiderProcess.executable().path)' whoami", environment: environment)
+    }
+
+    @Test("a wrong passphrase typed to unlock the file is asked for again, saying so, and the right one then opens it")
+    func wrongPassphraseTypedIsAskedAgain() async throws {
+        try await withSandboxedReferenceServer { server, sandbox in
+            #expect(try await sandbox.loginAsDemo().status == 0)
+            let terminal = try unlockOnTerminal(sandbox)
+            defer { terminal.stop() }
+            try await terminal.waitFor("Vault passphrase:")
+            try terminal.type("not the passphrase")
+            try await terminal.waitFor("Wrong passphrase, try again.")
+            try await terminal.waitUntil("asked again") { $0.components(separatedBy: "Vault passphrase:").count == 3 }
+            try terminal.type(Sandbox.vaultPassphrase)
+            let done = try await terminal.waitFor("EXIT=")
+            #expect(done.contains("EXIT=0") && done.contains(Demo.email), "\(done)")
+            #expect(!done.contains(Sandbox.vaultPassphrase) && !done.contains("not the passphrase"), "no echo: \(done)")
+            await expectNoSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
+    @Test("three wrong passphrases typed end with exit 11, the file unchanged, and vault reset named for a forgotten one")
+    func wrongPassphraseTypedThrice() async throws {
+        try await withSandboxedReferenceServer { server, sandbox in
+            #expect(try await sandbox.loginAsDemo().status == 0)
+            let file = try #require(sandbox.sessionFile())
+            let before = try Data(contentsOf: file)
+            let terminal = try unlockOnTerminal(sandbox)
+            defer { terminal.stop() }
+            for attempt in 1...3 {
+                try await terminal.waitUntil("asked for the passphrase \(attempt) times") {
+                    $0.components(separatedBy: "Vault passphrase:").count == attempt + 1
+                }
+                try terminal.type("not the passphrase")
+            }
+            let done = try await terminal.waitFor("EXIT=")
+            // The terminal wraps long lines at 120 columns; the error is read as one line.
+            let text = done.replacingOccurrences(of: "\n", with: "")
+            #expect(done.contains("EXIT=11") && text.contains("the passphrase does not open \(file.path)"), "\(done)")
+            #expect(text.contains("`rider vault reset` removes the file"), "\(done)")
+            #expect(!text.contains("RIDER_VAULT_PASSPHRASE"), "a terminal was used: \(done)")
+            #expect(done.components(separatedBy: "Vault passphrase:").count == 4, "three asks, no fourth: \(done)")
+            #expect(try Data(contentsOf: file) == before)
+            await expectNoSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
     @Test("vault passphrase re-encrypts the file: the old passphrase stops working, the new one works")
     func changePassphrase() async throws {
         try await withSandboxedReferenceServer { server, sandbox in

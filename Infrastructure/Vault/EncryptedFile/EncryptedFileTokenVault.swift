@@ -180,21 +180,22 @@ public actor EncryptedFileTokenVault: TokenVault {
     @discardableResult
     package func changePassphrase(to newPassphrase: String) async throws(VaultError) -> Bool {
         guard !newPassphrase.isEmpty else { throw .passphraseRequired }
-        let passphrase = try await resolvedPassphrase()
         let parameters = self.parameters
-        let changed = try await BlockingWork.run { [self] () throws(VaultError) -> Bool in
-            try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) -> Bool in
-                guard let existing = try readSession(passphrase: passphrase) else { return false }
-                PrivateFile.removeLeftovers(of: file)
-                let salt = VaultCipher.randomBytes(VaultFileHeader.saltSize)
-                let key = try DerivedKeyCache.shared.key(passphrase: newPassphrase, salt: salt, parameters: parameters)
-                try PrivateFile.write(try VaultCipher.seal(existing.plaintext, key: key, salt: salt,
-                                                           parameters: parameters,
-                                                           binding: existing.header.binding ?? binding), to: file)
-                // The old key opens nothing now; the new one is kept as a new unlock would be.
-                unlockRetention.forget(salt: existing.header.salt, parameters: existing.header.parameters)
-                unlockRetention.keep(key, salt: salt, parameters: parameters)
-                return true
+        let changed = try await withPassphrase { [self] passphrase async throws(VaultError) -> Bool in
+            try await BlockingWork.run { [self] () throws(VaultError) -> Bool in
+                try FileLock.withLock(lockFile, exclusive: true) { () throws(VaultError) -> Bool in
+                    guard let existing = try readSession(passphrase: passphrase) else { return false }
+                    PrivateFile.removeLeftovers(of: file)
+                    let salt = VaultCipher.randomBytes(VaultFileHeader.saltSize)
+                    let key = try DerivedKeyCache.shared.key(passphrase: newPassphrase, salt: salt, parameters: parameters)
+                    try PrivateFile.write(try VaultCipher.seal(existing.plaintext, key: key, salt: salt,
+                                                               parameters: parameters,
+                                                               binding: existing.header.binding ?? binding), to: file)
+                    // The old key opens nothing now; the new one is kept as a new unlock would be.
+                    unlockRetention.forget(salt: existing.header.salt, parameters: existing.header.parameters)
+                    unlockRetention.keep(key, salt: salt, parameters: parameters)
+                    return true
+                }
             }
         }
         self.passphrase = newPassphrase
@@ -260,9 +261,38 @@ public actor EncryptedFileTokenVault: TokenVault {
                 guard case .passphraseRequired = error else { throw error }
             }
         }
-        let passphrase = try await resolvedPassphrase()
-        return try await BlockingWork.run { () throws(VaultError) in
-            try FileLock.withLock(lockFile, exclusive: exclusive) { () throws(VaultError) in try body(passphrase) }
+        return try await withPassphrase { passphrase async throws(VaultError) in
+            try await BlockingWork.run { () throws(VaultError) in
+                try FileLock.withLock(lockFile, exclusive: exclusive) { () throws(VaultError) in try body(passphrase) }
+            }
+        }
+    }
+
+    /// Runs `body` with the passphrase, obtaining it when it is not known yet. A passphrase that
+    /// does not open the file (``VaultError/wrongPassphrase(file:)``) is never kept, here or by
+    /// the source; a source a person types into is asked again, as often as it allows.
+    private func withPassphrase<T: Sendable>(_ body: (String) async throws(VaultError) -> T) async throws(VaultError) -> T {
+        var attempt = 1
+        while true {
+            // A passphrase this vault already holds opened the file before; one from the source is new.
+            let known = passphrase
+            let answer: VaultPassphrase.Answer
+            if let known {
+                answer = VaultPassphrase.Answer(passphrase: known, mayAskAgain: false)
+            } else {
+                answer = try await passphraseSource.answer(attempt: attempt)
+            }
+            passphrase = answer.passphrase
+            do throws(VaultError) {
+                return try await body(answer.passphrase)
+            } catch {
+                guard case .wrongPassphrase = error else { throw error }
+                if passphrase == answer.passphrase { passphrase = nil }
+                await passphraseSource.reject(answer.passphrase,
+                                              gaveUp: known == nil && !answer.mayAskAgain ? error : nil)
+                guard answer.mayAskAgain else { throw error }
+                attempt += 1
+            }
         }
     }
 
@@ -285,13 +315,6 @@ public actor EncryptedFileTokenVault: TokenVault {
     private nonisolated var fileMayExist: Bool {
         var info = stat()
         return lstat(file.path, &info) == 0 || errno != ENOENT
-    }
-
-    private func resolvedPassphrase() async throws(VaultError) -> String {
-        if let passphrase { return passphrase }
-        let obtained = try await passphraseSource.get()
-        passphrase = obtained
-        return obtained
     }
 
     /// Reads, authenticates and decodes the file; call with the lock held. Without a passphrase

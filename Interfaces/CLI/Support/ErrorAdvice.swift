@@ -1,3 +1,4 @@
+import Foundation
 import RiderDomain
 
 /// What `rider` tells a person to do about an error, in its own commands and settings.
@@ -7,7 +8,9 @@ import RiderDomain
 /// this names the `rider` command or setting that does.
 enum ErrorAdvice {
     /// The advice for `remedy`, as a clause that can follow the message.
-    static func text(for remedy: RiderError.Remedy) -> String {
+    /// - Parameter environment: says where a vault passphrase came from (a variable, or the terminal).
+    static func text(for remedy: RiderError.Remedy,
+                     environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         switch remedy {
         case .signIn:
             "run `rider login`"
@@ -20,7 +23,12 @@ enum ErrorAdvice {
             "set RIDER_VAULT_PASSPHRASE, point RIDER_VAULT_PASSPHRASE_FILE at a 0600 file holding it, or run "
                 + "rider in a terminal to be asked"
         case .checkPassphrase:
-            "check RIDER_VAULT_PASSPHRASE or the passphrase file"
+            // Without either variable the passphrase was typed, and asked for again already.
+            environment["RIDER_VAULT_PASSPHRASE", default: ""].isEmpty
+                && environment["RIDER_VAULT_PASSPHRASE_FILE", default: ""].isEmpty
+                ? "if the passphrase is forgotten, `rider vault reset` removes the file (and the session in it), then "
+                    + "`rider login` signs in again"
+                : "check RIDER_VAULT_PASSPHRASE or the passphrase file"
         case .resetVault:
             "`rider vault reset` removes it, then `rider login`"
         case .adoptOrResetVault:
@@ -39,8 +47,13 @@ enum ErrorAdvice {
     /// `error`'s message followed by `rider`'s advice, when it has a remedy: after a sentence as a
     /// sentence of its own, else as a clause (after a comma when it is an alternative).
     static func message(for error: RiderError) -> String {
+        message(for: error, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// `error`'s message and advice, for a passphrase that came from `environment` or the terminal.
+    static func message(for error: RiderError, environment: [String: String]) -> String {
         guard let remedy = error.remedy else { return error.message }
-        let advice = text(for: remedy)
+        let advice = text(for: remedy, environment: environment)
         let alternative = advice.hasPrefix("or ")
         guard error.message.hasSuffix(".") else { return error.message + (alternative ? ", " : "; ") + advice }
         if alternative { return error.message.dropLast() + ", " + advice + "." }

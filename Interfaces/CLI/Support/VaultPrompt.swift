@@ -3,10 +3,12 @@ import RiderKit
 
 /// Asks for the encrypted file's passphrase on the terminal, without echo. Never from argv.
 enum VaultPrompt {
-    /// A passphrase source that prompts once; when `file` does not exist yet, the passphrase is
-    /// new and is asked twice so a typo cannot lock the session away.
+    /// A passphrase source that prompts; when `file` does not exist yet, the passphrase is
+    /// new and is asked twice so a typo cannot lock the session away. A passphrase that does not
+    /// open the file is asked for again, saying so, up to ``attempts`` times in all.
     static func passphrase(confirmingNewFile file: URL) -> VaultPassphrase {
-        VaultPassphrase { () throws(VaultError) in
+        .typed(attempts: attempts) { attempt throws(VaultError) in
+            if attempt > 1 { TerminalInput.tell("Wrong passphrase, try again.") }
             // New only when no account's file exists either (`session.<account>.vault` beside it):
             // every file of the server shares the passphrase.
             let stem = file.deletingPathExtension().lastPathComponent + "."
@@ -31,7 +33,8 @@ enum VaultPrompt {
 
     /// The fewest characters a new passphrase may have: the file is only as safe as it is hard to guess.
     static let minimumLength = 8
-    /// How often a new passphrase is asked for before giving up, as passwd(1) does.
+    /// How often a passphrase is asked for before giving up (a new one that is too short or
+    /// mistyped, or one that does not open the file), as passwd(1) does.
     static let attempts = 3
 
     /// A new passphrase for `file`, typed twice: says first what the file is and why it needs one,

@@ -30,9 +30,21 @@ struct ErrorAdviceTests {
     ])
     func vault(error: VaultError, advice: String) {
         #expect(!error.message.contains("`rider") && !error.message.contains("RIDER_"), "\(error.message)")
-        let shown = ErrorAdvice.message(for: error.riderError)
+        let shown = ErrorAdvice.message(for: error.riderError, environment: ["RIDER_VAULT_PASSPHRASE": "set"])
         #expect(shown.hasPrefix(error.riderError.message), "the library's sentence comes first")
         #expect(shown.localizedCaseInsensitiveContains(advice), "\(shown)")
+    }
+
+    @Test("a typed passphrase that does not open the file: rider names vault reset for a forgotten one, and no variable")
+    func typedPassphrase() {
+        let shown = ErrorAdvice.message(for: VaultError.wrongPassphrase(file: "/s.vault").riderError, environment: [:])
+        #expect(shown.hasSuffix("the passphrase does not open /s.vault; the file was not changed. If the passphrase is "
+            + "forgotten, `rider vault reset` removes the file (and the session in it), then `rider login` signs in again."),
+            "\(shown)")
+        #expect(!shown.contains("RIDER_"), "the passphrase was typed: \(shown)")
+        let fromFile = ErrorAdvice.message(for: VaultError.wrongPassphrase(file: "/s.vault").riderError,
+                                           environment: ["RIDER_VAULT_PASSPHRASE_FILE": "/p"])
+        #expect(fromFile.hasSuffix("Check RIDER_VAULT_PASSPHRASE or the passphrase file."), "\(fromFile)")
     }
 
     @Test("the other remedies name the command or setting that helps", arguments: [
