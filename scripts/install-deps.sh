@@ -13,6 +13,7 @@ packages=(
   dbus              # dbus-run-session: a private session bus for the keyring tests
   python3-gi        # GLib/Gio for /usr/bin/python3: the stub Secret Service provider (with-stub-keyring.sh)
   curl              # the demo's health check
+  openssl           # makes the client key pairs of the private_key_jwt tests
   tmux              # a real terminal for the tests of what rider does on a TTY (password prompts)
   chromium          # a real browser for the tests of the reference server's web pages (headless)
   chromium-driver   # chromedriver: the tests drive that browser through WebDriver

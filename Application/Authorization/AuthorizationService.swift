@@ -54,7 +54,7 @@ package struct AuthorizationService: Sendable {
     ///   for an answer that fails a check — tokens issued by a sign-in are then revoked first;
     ///   `RiderError.malformedResponse(_:)`; network errors.
     package func perform(_ request: TokenRequest, clockSkew: TimeInterval) async throws -> DevicePoll {
-        let tokens = try await server.resolvedConfiguration()
+        let tokens = try await server.authenticating(try await server.resolvedConfiguration())
         let key = try await proofKey(for: request)
         let poll = try await send(request.endpoint(in: tokens), proving: key)
         guard case .granted(let grant) = poll else { return poll }
@@ -237,7 +237,7 @@ package struct AuthorizationService: Sendable {
     /// - Throws: the endpoint's refusal, read as the token endpoint's (RFC 9126 §2.3);
     ///   `RiderError.malformedResponse(_:)` for an unusable answer; network errors.
     package func push(_ authorization: BrowserAuthorization, to endpoint: URL) async throws -> String {
-        let tokens = try await server.resolvedConfiguration()
+        let tokens = try await server.authenticating(try await server.resolvedConfiguration())
         return try await send(API.pushedAuthorizationRequest(authorization.parameters, at: endpoint, in: tokens),
                               proving: authorization.proofKey)
     }
@@ -249,7 +249,7 @@ package struct AuthorizationService: Sendable {
     ///   `RiderError.malformedResponse(_:)` for an unusable answer, network errors.
     package func requestDeviceAuthorization() async throws -> DeviceAuthorization {
         let endpoint = try await server.deviceAuthorizationEndpoint()
-        let tokens = try await server.resolvedConfiguration()
+        let tokens = try await server.authenticating(try await server.resolvedConfiguration())
         return try await send(API.deviceAuthorization(at: endpoint, now: clock.now, in: tokens))
     }
 
@@ -264,8 +264,9 @@ package struct AuthorizationService: Sendable {
             ? try? await server.revocationConfiguration()
             : try? await server.revocationConfiguration(for: session)
         guard let revocations = configuration else { return }
-        for revocation in API.revocations(of: session, in: revocations) {
-            _ = try? await send(revocation)
+        for (token, hint) in API.revokedTokens(of: session) {
+            guard let authenticated = try? await server.authenticating(revocations) else { return }
+            _ = try? await send(API.revoke(token, hint: hint, in: authenticated))
         }
     }
 

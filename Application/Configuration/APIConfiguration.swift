@@ -8,12 +8,31 @@ import RiderDomain
 public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
-    /// How the client authenticates to the token endpoint (RFC 6749 §2.3.1).
+    /// How the client authenticates at the provider's endpoints that authenticate it — token,
+    /// pushed authorization requests, device authorization, revocation (RFC 6749 §2.3,
+    /// RFC 7523 §2.2). Without a client secret, ``basic`` and ``requestBody`` name the client
+    /// with `client_id` alone, as a public client does.
     public enum ClientAuthentication: String, Hashable, Sendable, CaseIterable {
-        /// `Authorization: Basic` with the client id and secret (the RFC's preferred way).
+        /// `Authorization: Basic` with the client id and secret (`client_secret_basic`, the RFC's
+        /// preferred way) — or `client_secret_post` where the provider lists only that.
         case basic
-        /// `client_id` and `client_secret` as form fields.
+        /// `client_id` and `client_secret` as form fields (`client_secret_post`).
         case requestBody = "body"
+        /// A public client: `client_id` alone, the secret (if any) never sent (`none`).
+        case none
+        /// An assertion signed with the client's private key (`private_key_jwt`, RFC 7523):
+        /// no shared secret crosses the network. The key comes from the program's
+        /// assertion signer (`rider`: the PEM file `client_key_file` names).
+        case privateKeyJWT = "private_key_jwt"
+    }
+
+    /// Who a `private_key_jwt` assertion is addressed to (its `aud`).
+    public enum ClientAssertionAudience: String, Hashable, Sendable, CaseIterable {
+        /// The provider's issuer, as FAPI 2.0 and RFC 7523's update ask — the token endpoint's
+        /// address where no issuer is configured.
+        case issuer
+        /// The token endpoint's address, as OpenID Connect Core §9 asks.
+        case tokenEndpoint = "token_endpoint"
     }
 
     public private(set) var baseURL: URL
@@ -32,6 +51,12 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
     public var refreshLeeway: TimeInterval
     /// Whether sign-ins bind their tokens to a key (DPoP, RFC 9449): ``DPoPUse/auto`` unless told.
     public var dpop: DPoPUse = .auto
+    /// Who `private_key_jwt` assertions are addressed to: ``ClientAssertionAudience/issuer``
+    /// unless told.
+    public var clientAssertionAudience: ClientAssertionAudience = .issuer
+    /// The signed assertion for one request, while `private_key_jwt` is used: set just before
+    /// each request by the authorization server, never stored or printed.
+    package var clientAssertion: String?
 
     /// Whether browser sign-ins push their request to the provider first (PAR, RFC 9126):
     /// ``PushedAuthorizationUse/auto`` unless told.

@@ -35,12 +35,13 @@ extension API {
     /// The revocations that end `session` on the server, in order: the refresh token first, which
     /// ends the whole grant (RFC 7009 §2.1), then the access token.
     package static func revocations(of session: Session, in configuration: APIConfiguration) -> [Endpoint<Void>] {
-        var endpoints: [Endpoint<Void>] = []
-        if let refreshToken = session.refreshToken {
-            endpoints.append(revoke(refreshToken, hint: "refresh_token", in: configuration))
-        }
-        endpoints.append(revoke(session.accessToken, hint: "access_token", in: configuration))
-        return endpoints
+        revokedTokens(of: session).map { revoke($0.token, hint: $0.hint, in: configuration) }
+    }
+
+    /// The tokens that end `session` on the server, in the order they are revoked, with their
+    /// `token_type_hint`s: the refresh token first, then the access token.
+    package static func revokedTokens(of session: Session) -> [(token: String, hint: String)] {
+        (session.refreshToken.map { [($0, "refresh_token")] } ?? []) + [(session.accessToken, "access_token")]
     }
 
     /// `POST {revokePath}` (RFC 7009). The server answers 200 even for unknown tokens.
@@ -106,24 +107,34 @@ extension API {
         return endpoint
     }
 
-    /// RFC 6749 §2.3.1: Basic authentication with form-encoded id and secret, or both in the body;
-    /// a public client (no secret) just names itself with `client_id`.
+    /// The client's authentication, as `configuration` says, added to one request: RFC 6749
+    /// §2.3.1's Basic authentication with form-encoded id and secret, or both in the body; a
+    /// public client (no secret, or `none`) just names itself with `client_id`; `private_key_jwt`
+    /// (RFC 7523 §2.2) sends the assertion the authorization server signed for this request —
+    /// or, without one, nothing but `client_id`, which the provider then refuses as it should.
     static func addClientAuthentication(
         to form: inout [(String, String)], headers: inout HTTPHeaders, configuration: APIConfiguration
     ) {
         guard let clientID = configuration.clientID else { return }
-        guard let secret = configuration.clientSecret else {
+        switch (configuration.clientAuthentication, configuration.clientSecret) {
+        case (.privateKeyJWT, _):
             form.append(("client_id", clientID))
-            return
-        }
-        switch configuration.clientAuthentication {
-        case .basic:
+            if let assertion = configuration.clientAssertion {
+                form.append(("client_assertion_type", Self.jwtBearerAssertionType))
+                form.append(("client_assertion", assertion))
+            }
+        case (.basic, let secret?):
             AuthorizationHeader.clientSecretBasic(clientID: clientID, secret: secret).apply(to: &headers)
-        case .requestBody:
+        case (.requestBody, let secret?):
             form.append(("client_id", clientID))
             form.append(("client_secret", secret))
+        case (.none, _), (.basic, nil), (.requestBody, nil):
+            form.append(("client_id", clientID))
         }
     }
+
+    /// RFC 7523 §2.2's `client_assertion_type`.
+    package static let jwtBearerAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 }
 
 // MARK: - Riders

@@ -13,16 +13,20 @@ package struct AuthorizationServer: Sendable {
     package let discovery: ProviderDiscovery?
     /// The endpoints set explicitly, which win over the discovered ones.
     package let explicit: ProviderEndpoints
+    /// Signs `private_key_jwt` assertions; `nil` when the program has no client key.
+    package let clientAssertions: ClientAssertions?
 
     /// - Parameters:
     ///   - configuration: the API configuration.
     ///   - discovery: the issuer's metadata, when an issuer is configured.
     ///   - explicit: the endpoints set explicitly.
+    ///   - clientAssertions: the client's assertion signer, for `private_key_jwt`.
     package init(configuration: APIConfiguration, discovery: ProviderDiscovery? = nil,
-                 explicit: ProviderEndpoints = ProviderEndpoints()) {
+                 explicit: ProviderEndpoints = ProviderEndpoints(), clientAssertions: ClientAssertions? = nil) {
         self.configuration = configuration
         self.discovery = discovery
         self.explicit = explicit
+        self.clientAssertions = clientAssertions
     }
 
     /// Whether resolving needs the provider's metadata: an issuer is configured and the token or

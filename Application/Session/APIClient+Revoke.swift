@@ -13,8 +13,9 @@ extension APIClient {
     @discardableResult
     func revoke(_ session: Session) async throws -> Bool {
         guard let configuration = try await authorizationServer.revocationConfiguration(for: session) else { return false }
-        for revocation in API.revocations(of: session, in: configuration) {
-            try await send(revocation)
+        for (token, hint) in API.revokedTokens(of: session) {
+            // Authenticated anew for each: a private_key_jwt assertion is good for one request.
+            try await send(API.revoke(token, hint: hint, in: try await authorizationServer.authenticating(configuration)))
         }
         return true
     }

@@ -62,6 +62,11 @@ struct RiderServerCommand: AsyncParsableCommand {
         valueName: "off|supported|required"))
     var par: PushedAuthorizationMode = .off
 
+    @Option(name: .customLong("client-public-key"),
+            help: ArgumentHelp("Register rider-key-client with this public key (PEM, P-256 or RSA): it then authenticates with private_key_jwt assertions (RFC 7523).",
+                               valueName: "file"))
+    var clientPublicKey: String?
+
     @Flag(name: .customLong("form-hostile-tokens"), help: "Issue tokens that contain +, / and = to test client form encoding.")
     var formHostileTokens = false
 
@@ -95,11 +100,19 @@ struct RiderServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var configuration = makeConfiguration()
+        if let clientPublicKey {
+            guard let pem = try? String(contentsOfFile: clientPublicKey, encoding: .utf8) else {
+                FileHandle.standardError.write(Data("rider-server: cannot read the client public key \(clientPublicKey)\n".utf8))
+                throw ExitCode.failure
+            }
+            configuration.clientPublicKeyPEM = pem
+        }
         // Read first: a parent that exits while the server starts is noticed all the same.
         let parent = getppid()
         let server: RunningReferenceServer
         do {
-            server = try await ReferenceServer.start(makeConfiguration())
+            server = try await ReferenceServer.start(configuration)
         } catch {
             FileHandle.standardError.write(Data("rider-server: \(error.localizedDescription)\n".utf8))
             throw ExitCode.failure

@@ -30,7 +30,8 @@ extension ConfigurationFile.Settings.CodingKeys {
         case .tokenPath: ConfigurationFile.Defaults.tokenPath
         case .mePath: ConfigurationFile.Defaults.mePath
         case .revokePath: ConfigurationFile.Defaults.revokePath
-        case .clientAuthentication: APIConfiguration.ClientAuthentication.basic.rawValue
+        case .clientAuthentication: "basic (private_key_jwt with client_key_file)"
+        case .clientAssertionAudience: APIConfiguration.ClientAssertionAudience.issuer.rawValue
         case .dpop: APIConfiguration.DPoPUse.auto.rawValue
         case .par: APIConfiguration.PushedAuthorizationUse.auto.rawValue
         case .listen: "any free port"
@@ -42,7 +43,7 @@ extension ConfigurationFile.Settings.CodingKeys {
         case .cacheTimeToLive: Self.seconds(CacheSettings().timeToLive)
         case .cacheMaximumUsers: String(SQLiteUserCache.Configuration.defaultMaximumEntries)
         case .cacheKeepOnLogout: "false"
-        case .baseURL, .issuer, .clientID, .clientSecret, .scope, .authorizationEndpoint, .deviceAuthorizationEndpoint,
+        case .baseURL, .issuer, .clientID, .clientSecret, .clientKeyFile, .scope, .authorizationEndpoint, .deviceAuthorizationEndpoint,
              .userinfoEndpoint, .jwksURI: nil
         }
     }
@@ -58,7 +59,9 @@ extension ConfigurationFile.Settings.CodingKeys {
             "an absolute https URL (http only for loopback); wins over discovery"
         case .clientID, .scope: "any text"
         case .clientSecret: "any text (a secret: never printed)"
-        case .clientAuthentication: "basic or body"
+        case .clientAuthentication: "basic (client_secret_basic), body (client_secret_post), none or private_key_jwt"
+        case .clientKeyFile: "an absolute path to the client's private key (PEM, P-256 or RSA), readable by you alone"
+        case .clientAssertionAudience: "issuer or token_endpoint: the aud of private_key_jwt assertions"
         case .dpop: "auto (when the provider offers it), required or off"
         case .par: "auto (push browser sign-ins where the provider takes them), required or off"
         case .listen: "loopback addresses for the browser's return, tried in order: 127.0.0.1:PORT [::1]:PORT"

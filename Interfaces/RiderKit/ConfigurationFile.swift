@@ -22,6 +22,8 @@ package enum ConfigurationFile {
         package var clientID: String?
         package var clientSecret: String?
         package var clientAuthentication: String?
+        package var clientKeyFile: String?
+        package var clientAssertionAudience: String?
         package var scope: String?
         package var dpop: String?
         package var par: String?
@@ -49,6 +51,8 @@ package enum ConfigurationFile {
             case clientID = "client_id"
             case clientSecret = "client_secret"
             case clientAuthentication = "client_auth"
+            case clientKeyFile = "client_key_file"
+            case clientAssertionAudience = "client_assertion_audience"
             case scope
             case dpop
             case par
@@ -108,6 +112,8 @@ package enum ConfigurationFile {
                 case .clientID: clientID
                 case .clientSecret: clientSecret
                 case .clientAuthentication: clientAuthentication
+                case .clientKeyFile: clientKeyFile
+                case .clientAssertionAudience: clientAssertionAudience
                 case .scope: scope
                 case .dpop: dpop
                 case .par: par
@@ -136,6 +142,8 @@ package enum ConfigurationFile {
                 case .clientID: clientID = newValue
                 case .clientSecret: clientSecret = newValue
                 case .clientAuthentication: clientAuthentication = newValue
+                case .clientKeyFile: clientKeyFile = newValue
+                case .clientAssertionAudience: clientAssertionAudience = newValue
                 case .scope: scope = newValue
                 case .dpop: dpop = newValue
                 case .par: par = newValue

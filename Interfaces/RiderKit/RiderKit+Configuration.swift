@@ -60,6 +60,11 @@ extension RiderKit {
         /// without discovery. With ``discovery``, set `token` or `revocation` here (not only in
         /// ``api``) for them to win.
         public var endpoints: ProviderEndpoints
+        /// The PEM file holding the client's private key (P-256 or RSA), for `private_key_jwt`
+        /// client authentication (``APIConfiguration/ClientAuthentication/privateKeyJWT``): read
+        /// for each assertion, and refused unless only its owner can read it, in folders only
+        /// its owner can change. `nil` (the default): no client key.
+        public var clientKeyFile: URL?
         /// Presents the provider's sign-in page and receives its redirect: the system browser and
         /// `127.0.0.1` on a port the system picks unless told (`LoopbackBrowserUserAgent`); a
         /// program with a window may use its own web view.
@@ -207,12 +212,33 @@ extension RiderKit {
             guard let url = URL(string: base) else {
                 throw RiderError.invalidConfiguration("the server address '\(base)' is not a URL")
             }
-            var clientAuthentication = APIConfiguration.ClientAuthentication.basic
+            // A key file alone means private_key_jwt: there is nothing else it could be for.
+            var clientAuthentication: APIConfiguration.ClientAuthentication = settings.clientKeyFile == nil
+                ? .basic : .privateKeyJWT
             if let value = settings.clientAuthentication {
-                guard let parsed = APIConfiguration.ClientAuthentication(rawValue: value.lowercased()) else {
-                    throw RiderError.invalidConfiguration("client authentication '\(value)' must be 'basic' or 'body'")
+                // RFC 8414's names for the two secret methods are taken too.
+                let aliases = ["client_secret_basic": "basic", "client_secret_post": "body"]
+                guard let parsed = APIConfiguration.ClientAuthentication(
+                    rawValue: aliases[value.lowercased()] ?? value.lowercased()) else {
+                    throw RiderError.invalidConfiguration("client authentication '\(value)' must be 'basic' "
+                        + "(client_secret_basic), 'body' (client_secret_post), 'none' or 'private_key_jwt'")
                 }
                 clientAuthentication = parsed
+            }
+            var clientKeyFile: URL?
+            if let value = settings.clientKeyFile, !value.isEmpty {
+                guard value.hasPrefix("/") else {
+                    throw RiderError.invalidConfiguration("the client key file '\(value)' must be an absolute path")
+                }
+                clientKeyFile = URL(fileURLWithPath: value)
+            }
+            var clientAssertionAudience = APIConfiguration.ClientAssertionAudience.issuer
+            if let value = settings.clientAssertionAudience {
+                guard let parsed = APIConfiguration.ClientAssertionAudience(rawValue: value.lowercased()) else {
+                    throw RiderError.invalidConfiguration("the client assertion audience '\(value)' must be 'issuer' "
+                        + "or 'token_endpoint'")
+                }
+                clientAssertionAudience = parsed
             }
             var dpop = APIConfiguration.DPoPUse.auto
             if let value = settings.dpop {
@@ -275,6 +301,7 @@ extension RiderKit {
                 requestTimeout: timeout)
             api.dpop = dpop
             api.pushedAuthorization = pushedAuthorization
+            api.clientAssertionAudience = clientAssertionAudience
             var configuration = Configuration(api: api, vault: vault, directories: directories,
                                  vaultPassphrase: VaultPassphrase.environment(environment) ?? .unavailable,
                                  keyringTimeout: keyringTimeout, cache: try CacheConfiguration(settings),
@@ -286,6 +313,7 @@ extension RiderKit {
             configuration.hasRiderAPI = settings.baseURL.map { !$0.isEmpty } ?? false
             configuration.listenAddresses = try (settings.listen ?? "")
                 .split(whereSeparator: { $0 == " " || $0 == "," }).map { try LoopbackListenAddress(parsing: String($0)) }
+            configuration.clientKeyFile = clientKeyFile
             return configuration
         }
     }

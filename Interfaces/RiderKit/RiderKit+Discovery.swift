@@ -2,6 +2,7 @@ import Foundation
 import RiderApplication
 import RiderDomain
 import RiderInfrastructure
+import RiderOpenIDConnect
 
 extension RiderKit {
     /// The issuer's metadata (endpoints, grant types, PKCE methods), read on first need and kept
@@ -16,8 +17,13 @@ extension RiderKit {
         let discovery = configuration.discovery.map {
             ProviderDiscovery(configuration: $0, transport: transport, cache: cache, clock: clock)
         }
+        let assertions = configuration.clientKeyFile.map { file in
+            ClientAssertions(signer: JWTKitClientAssertionSigner(keyFile: file, read: {
+                do { return try PrivateFile.read(file) } catch let error as VaultError { throw error.riderError }
+            }), clock: clock)
+        }
         return AuthorizationServer(configuration: configuration.api, discovery: discovery,
-                                   explicit: configuration.endpoints)
+                                   explicit: configuration.endpoints, clientAssertions: assertions)
     }
 }
 

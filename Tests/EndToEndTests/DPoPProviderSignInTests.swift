@@ -147,4 +147,20 @@ struct DPoPProviderSignInTests {
             #expect(provider.logged().contains("DPoP required for client \(DPoPProvider.client)"), "refused for want of a proof")
         }
     }
+
+    @Test("PAR required (RFC 9126): rider pushes the request with a proof of its key, and the session is bound")
+    func pushedAndBound() async throws {
+        try await DPoPProvider.with(pushedRequests: .required) { provider in
+            let sandbox = try Sandbox(server: nil)
+            let (environment, opened) = try Self.environment(provider, sandbox: sandbox, dpop: "auto")
+            // The provider refuses an authorization request that was not pushed, so a sign-in
+            // that goes through was pushed (with the proof Glewlwyd binds the request by).
+            let (run, page) = try await Self.signIn(provider, sandbox, environment: environment, opened: opened)
+            #expect(page == 200)
+            #expect(run.status == 0, "\(run)\n\(provider.logged().suffix(2000))")
+            let show = try await sandbox.rider(["session", "show"], environment: environment)
+            let thumbprint = try #require(Self.thumbprint(in: show.stdout), "\(show)")
+            #expect(Self.boundKey(of: try await Self.token(sandbox, environment)) == thumbprint)
+        }
+    }
 }

@@ -65,4 +65,64 @@ struct SenderConstrainedSignInTests {
             #expect(show.status == 4, "\(show)")
         }
     }
+
+    /// A P-256 key pair made by openssl: the private key written 0600 in a folder of its own
+    /// (0700) under `folder`; returns its path and the public key's PEM.
+    static func clientKey(in folder: URL, mode: Int = 0o600) throws -> (file: URL, publicPEM: String) {
+        let keys = folder.appendingPathComponent("client-key", isDirectory: true)
+        try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let file = keys.appendingPathComponent("rider-key-client.pem")
+        func openssl(_ arguments: [String]) throws -> Data {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw DirectAPI.Failure(description: "openssl \(arguments) failed") }
+            return data
+        }
+        let key = try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
+        FileManager.default.createFile(atPath: file.path, contents: key, attributes: [.posixPermissions: mode])
+        let publicPEM = String(decoding: try openssl(["pkey", "-in", file.path, "-pubout"]), as: UTF8.self)
+        return (file, publicPEM)
+    }
+
+    @Test("FAPI 2.0's client side at once: private_key_jwt on the push and the code exchange, PAR and DPoP required; the key file's mode is checked")
+    func privateKeyJWT() async throws {
+        var configuration = Self.configuration
+        let sandbox = try Sandbox(server: nil)
+        let (keyFile, publicPEM) = try Self.clientKey(in: sandbox.root)
+        configuration.clientPublicKeyPEM = publicPEM
+        try await withSandboxedReferenceServer(configuration) { server, sandbox in
+            var (environment, opened) = try BrowserSignInTests.environment(server, sandbox)
+            environment["RIDER_CLIENT_ID"] = KeyOAuthClient.id
+            environment["RIDER_CLIENT_KEY_FILE"] = keyFile.path
+            let (run, _) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login", "--web"], environment: environment, opened: opened) { start in
+                let page = try await BrowserSignInTests.providerPage(behind: start)
+                try await WebDriver.withBrowser { browser in
+                    try await browser.open(page)
+                    #expect(try await browser.waitFor("#client") == KeyOAuthClient.id)
+                    try await browser.type(Demo.email, into: "email")
+                    try await browser.type(Demo.password, into: "password")
+                    try await browser.click("approve")
+                    _ = try await browser.waitFor("#title")
+                }
+            }
+            #expect(run.status == 0, "\(run)")
+            let show = try await sandbox.rider(["session", "show"], environment: environment)
+            #expect(show.stdout.contains("bound to a DPoP key"), "\(show)")
+            #expect(!show.stdout.contains("PRIVATE KEY") && !run.stderr.contains("PRIVATE KEY"))
+
+            // The same file, readable by others: refused before anything is sent, naming the file.
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyFile.path)
+            let refused = try await sandbox.rider(["session", "refresh"], environment: environment)
+            #expect(refused.status != 0, "\(refused)")
+            #expect(refused.stderr.contains(keyFile.path), "\(refused)")
+        }
+    }
 }

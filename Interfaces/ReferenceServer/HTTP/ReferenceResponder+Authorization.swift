@@ -21,7 +21,7 @@ extension ReferenceResponder {
         if pushedAuthorization != .off, let requestURI = query["request_uri"] {
             return await pushedAuthorizationPage(query, requestURI: requestURI)
         }
-        guard let clientID = query["client_id"], [PublicOAuthClient.id, StandardOAuthClient.id].contains(clientID) else {
+        guard let clientID = query["client_id"], [PublicOAuthClient.id, StandardOAuthClient.id, KeyOAuthClient.id].contains(clientID) else {
             return ProviderPage.response(AuthorizationPage.problem("The program is not registered here (unknown client_id)."),
                                          status: .badRequest)
         }

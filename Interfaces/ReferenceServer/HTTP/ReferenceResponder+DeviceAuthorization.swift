@@ -12,7 +12,7 @@ extension ReferenceResponder {
             if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { form.count(of: $0) > 1 }) {
                 throw TokenEndpointError.invalidRequest("the parameter \(repeated) must not be repeated")
             }
-            let clientID = try Self.requestingClient(request, form: form)
+            let clientID = try await authenticatedClient(request, form: form)
             let scope = try Self.scope(form["scope"])
             let grant = await store.startDeviceAuthorization(clientID: clientID, scope: scope)
             let origin = await store.origin

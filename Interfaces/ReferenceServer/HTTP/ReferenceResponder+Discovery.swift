@@ -26,7 +26,7 @@ extension ReferenceResponder {
             responseTypesSupported: ["code"],
             codeChallengeMethodsSupported: ["S256"],
             authorizationResponseIssParameterSupported: true,
-            tokenEndpointAuthMethodsSupported: ["none"],
+            tokenEndpointAuthMethodsSupported: ["none"] + (clientPublicKeyPEM == nil ? [] : ["private_key_jwt"]),
             idTokenSigningAlgValuesSupported: ["ES256"],
             subjectTypesSupported: ["public"],
             scopesSupported: ["openid", "email", "profile"],

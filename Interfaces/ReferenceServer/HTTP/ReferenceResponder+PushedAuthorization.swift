@@ -19,7 +19,7 @@ extension ReferenceResponder {
             if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { form.count(of: $0) > 1 }) {
                 throw TokenEndpointError.invalidRequest("the parameter \(repeated) must not be repeated")
             }
-            guard let clientID = try Self.requestingClient(request, form: form) else {
+            guard let clientID = try await authenticatedClient(request, form: form) else {
                 throw TokenEndpointError.invalidClient
             }
             if let named = form["client_id"], named != clientID {

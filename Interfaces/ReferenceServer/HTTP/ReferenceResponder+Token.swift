@@ -74,7 +74,7 @@ extension ReferenceResponder {
             }
         case TokenEndpointError.deviceCodeGrantType?:
             let deviceCode = try Self.required(form, "device_code")
-            let clientID = try Self.requestingClient(request, form: form)
+            let clientID = try await authenticatedClient(request, form: form)
             switch await store.deviceCodeGrant(deviceCode: deviceCode, clientID: clientID, jkt: jkt) {
             case .granted(let pair): return try await withIDToken(pair, audience: clientID, nonce: nil)
             case .pending: throw TokenEndpointError.authorizationPending
@@ -86,7 +86,7 @@ extension ReferenceResponder {
             }
         case "authorization_code"?:
             let code = try Self.required(form, "code")
-            let clientID = try Self.requestingClient(request, form: form)
+            let clientID = try await authenticatedClient(request, form: form)
             switch await store.authorizationCodeGrant(code: code, clientID: clientID, redirectURI: form["redirect_uri"],
                                                       codeVerifier: form["code_verifier"], jkt: jkt) {
             case .granted(let pair, let nonce): return try await withIDToken(pair, audience: clientID, nonce: nonce)

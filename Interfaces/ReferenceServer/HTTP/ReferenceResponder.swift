@@ -27,6 +27,9 @@ struct ReferenceResponder: HTTPResponder {
     /// Whether `/oauth2/par` takes pushed authorization requests, and whether the authorization
     /// endpoint takes nothing else (`--par`).
     let pushedAuthorization: PushedAuthorizationMode
+    /// The public key (PEM) ``KeyOAuthClient`` signs its `private_key_jwt` assertions with;
+    /// `nil`: no such client (`--client-public-key`).
+    let clientPublicKeyPEM: String?
     let logger: Logger
 
     func respond(to request: Request, context: ReferenceRequestContext) async throws -> Response {

@@ -101,6 +101,7 @@ public enum ReferenceServer {
                 dpop: configuration.dpop,
                 proofs: DPoPProofVerifier(now: store.now, requiresNonces: configuration.dpop != .off && configuration.dpopNonces),
                 pushedAuthorization: configuration.pushedAuthorization,
+                clientPublicKeyPEM: configuration.clientPublicKeyPEM,
                 logger: logger
             ),
             configuration: ApplicationConfiguration(

@@ -74,6 +74,10 @@ public struct ReferenceServerConfiguration: Sendable {
     /// whether its authorization endpoint takes only those; see ``PushedAuthorizationMode``. Off
     /// by default.
     public var pushedAuthorization: PushedAuthorizationMode
+    /// The public key (PEM: P-256 or RSA) of ``KeyOAuthClient``, which then authenticates with
+    /// `private_key_jwt` assertions (RFC 7523) wherever a client authenticates; `nil` (the
+    /// default): no such client.
+    public var clientPublicKeyPEM: String?
 
     /// Creates a configuration; every parameter has a test-friendly default.
     public init(
@@ -101,8 +105,10 @@ public struct ReferenceServerConfiguration: Sendable {
         passwordGrant: Bool = true,
         dpop: DPoPMode = .off,
         dpopNonces: Bool = false,
-        pushedAuthorization: PushedAuthorizationMode = .off
+        pushedAuthorization: PushedAuthorizationMode = .off,
+        clientPublicKeyPEM: String? = nil
     ) {
+        self.clientPublicKeyPEM = clientPublicKeyPEM
         self.pushedAuthorization = pushedAuthorization
         self.dpopNonces = dpopNonces
         self.passwordGrant = passwordGrant

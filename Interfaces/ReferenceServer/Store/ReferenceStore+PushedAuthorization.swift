@@ -40,3 +40,17 @@ extension ReferenceStore {
         return pushed.request
     }
 }
+
+extension ReferenceStore {
+    /// Records a client assertion's `jti` until `expiry` (RFC 7523 §3 item 7: a server may refuse
+    /// a `jti` it has seen); `false` when it was seen already.
+    func spendClientAssertion(_ jti: String, until expiry: Date) -> Bool {
+        let now = now()
+        if spentClientAssertions.count >= Self.maximumAuthorizations {
+            for (id, kept) in spentClientAssertions where kept <= now { spentClientAssertions[id] = nil }
+        }
+        guard spentClientAssertions[jti].map({ $0 <= now }) ?? true else { return false }
+        spentClientAssertions[jti] = expiry
+        return true
+    }
+}

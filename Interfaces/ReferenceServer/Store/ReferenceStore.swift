@@ -59,6 +59,8 @@ public actor ReferenceStore {
     var authorizationCodes: [String: AuthorizationCode] = [:]
     /// Pushed authorization requests (RFC 9126) not yet used, by `request_uri`.
     var pushedRequests: [String: PushedRequest] = [:]
+    /// Client assertions' `jti`s (RFC 7523) seen, with their expiry.
+    var spentClientAssertions: [String: Date] = [:]
     let devicePollInterval: Duration
     let now: @Sendable () -> Date
 
