@@ -282,6 +282,12 @@ struct BrowserSignInTests {
             #expect(run.status == 3, "\(run)")
             #expect(run.stderr.contains("within 1 s"), "\(run)")
             #expect(sandbox.sessionFile() == nil)
+            // Nothing listens there any more: no browser rider started holds the socket open either.
+            let port = try #require(run.stderr.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\/start\//)
+                .flatMap { UInt16($0.1) }, "the one-time address is printed: \(run)")
+            let socket = LoopbackSocket.connect(port: port)
+            if let socket { close(socket) }
+            #expect(socket == nil, "port \(port) still accepts connections after the timeout")
         }
     }
 }

@@ -84,6 +84,7 @@ struct AutomaticTokenVaultFallbackTests {
             try await vault.saveSession(Fixtures.session(refreshToken: "refresh-2"))
         }
         let message = error?.errorDescription ?? ""
+        #expect(error?.code == .storage, "\(message)")
         #expect(message.contains("the keyring cannot be used") && message.contains("passphrase"), "\(message)")
         #expect(!message.contains("refresh-2"), "\(message)")
         #expect(!FileManager.default.fileExists(atPath: place.marker.path))

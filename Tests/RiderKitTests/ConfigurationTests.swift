@@ -112,7 +112,8 @@ struct ConfigurationTests {
         defer { home.remove() }
         var environment = home.environment
         environment["RIDER_BASE_URL"] = "http://api.example.com"
-        #expect(throws: RiderError.self) { try RiderKit.Configuration.load(environment: environment) }
+        let refusal = #expect(throws: RiderError.self) { try RiderKit.Configuration.load(environment: environment) }
+        #expect(refusal?.code == .invalidConfiguration, "\(String(describing: refusal))")
         environment["RIDER_BASE_URL"] = "http://localhost:8080"
         #expect(try RiderKit.Configuration.load(environment: environment).api.baseURL.port == 8080)
     }

@@ -49,9 +49,10 @@ struct HTTPRecordingTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let rider = try RiderKit.live(configuration: try configuration(.record(into: folder)))
 
-        await #expect(throws: RiderError.self) {
+        let unreachable = await #expect(throws: RiderError.self) {
             try await rider.login(Credentials(email: "ada@example.com", password: "pw-recorded"))
         }
+        #expect(unreachable?.code == .serverUnreachable, "\(String(describing: unreachable))")
 
         let file = folder.appendingPathComponent("auth/token/POST-0001.json")
         let recorded = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]

@@ -46,7 +46,8 @@ struct MySportsTests {
     func malformedID(id: String) async throws {
         let harness = try UseCaseHarness.signedIn()
 
-        await #expect(throws: RiderError.self) { try await harness.sports.set(SportID(id), level: .expert) }
+        let setting = await #expect(throws: RiderError.self) { try await harness.sports.set(SportID(id), level: .expert) }
+        #expect(setting?.code == .invalidInput && setting?.fieldProblems.map(\.field) == ["sport"], "\(String(describing: setting))")
         let error = await #expect(throws: RiderError.self) { try await harness.sports.remove(SportID(id)) }
 
         guard let riderError = error, riderError.code == .invalidInput, case let problems = riderError.fieldProblems else {
@@ -71,7 +72,8 @@ struct MySportsTests {
         await #expect(throws: RiderError.invalidInput([FieldProblem(field: "sports", message: "must hold at most 20 entries")])) {
             try await harness.sports.set("road", level: .expert)
         }
-        await #expect(throws: RiderError.self) { try await harness.sports.remove("bmx") }
+        let unknown = await #expect(throws: RiderError.self) { try await harness.sports.remove("bmx") }
+        #expect(unknown?.code == .notFound, "\(String(describing: unknown))")
     }
 
     @Test("removing a sport sends DELETE with the bearer token and accepts 204")

@@ -36,7 +36,9 @@ struct VaultChoiceTests {
         #expect(try await configured.vaultPassphrase.get() == "from the environment")
 
         environment["RIDER_KEYRING_TIMEOUT"] = "forever"
-        #expect(throws: RiderError.self) { try RiderKit.Configuration.load(environment: environment) }
+        let refusal = #expect(throws: RiderError.self) { try RiderKit.Configuration.load(environment: environment) }
+        #expect(refusal?.code == .invalidConfiguration && refusal?.message.contains("keyring timeout 'forever'") == true,
+                "\(String(describing: refusal?.message))")
     }
 
     @Test("the factory puts the encrypted file under the XDG state folder, per server, or at the configured path")

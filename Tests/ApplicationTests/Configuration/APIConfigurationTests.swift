@@ -14,7 +14,8 @@ struct APIConfigurationTests {
         "http://api.example.com", "http://10.0.0.1:8080", "http://localhost.example.com", "http://192.168.1.127",
     ])
     func refusesPlainHTTP(base: String) {
-        #expect(throws: RiderError.self) { try configuration(base) }
+        let refusal = #expect(throws: RiderError.self) { try configuration(base) }
+        #expect(refusal?.code == .invalidConfiguration && refusal?.localizedDescription.contains("https") == true, "\(String(describing: refusal))")
     }
 
     @Test("a server URL with a user name or password is refused, and the error never echoes them", arguments: [
@@ -33,7 +34,8 @@ struct APIConfigurationTests {
         "http://127.example.com", "http://127.0.0.1.nip.io", "http://127.evil",
     ])
     func refusesLookalikeLoopback(base: String) {
-        #expect(throws: RiderError.self) { try configuration(base) }
+        let refusal = #expect(throws: RiderError.self) { try configuration(base) }
+        #expect(refusal?.code == .invalidConfiguration && refusal?.localizedDescription.contains("https") == true, "\(String(describing: refusal))")
     }
 
     @Test("plain http is allowed for loopback hosts", arguments: [
@@ -84,7 +86,8 @@ struct APIConfigurationTests {
         let config = try configuration("https://h/v1")
         #expect(try config.url(for: "https://login.example.com/oauth/token").absoluteString
                 == "https://login.example.com/oauth/token")
-        #expect(throws: RiderError.self) { try config.url(for: "http://login.example.com/oauth/token") }
+        let refusal = #expect(throws: RiderError.self) { try config.url(for: "http://login.example.com/oauth/token") }
+        #expect(refusal?.code == .invalidConfiguration, "\(String(describing: refusal))")
     }
 
     @Test("the origin is the lower-cased scheme, host and port, without path", arguments: [

@@ -40,7 +40,8 @@ struct TokenGrantTests {
     @Test("a grant that names no user cannot become a session on its own")
     func needsUser() throws {
         let grant = try grant(Fixtures.tokenResponse(userID: nil))
-        #expect(throws: RiderError.self) { try grant.session(issuedAt: Fixtures.epoch, userID: nil) }
+        let refusal = #expect(throws: RiderError.self) { try grant.session(issuedAt: Fixtures.epoch, userID: nil) }
+        #expect(refusal?.code == .malformedResponse, "\(String(describing: refusal))")
     }
 
     @Test("an empty refresh_token or user_id counts as absent")

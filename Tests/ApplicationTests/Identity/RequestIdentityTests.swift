@@ -69,7 +69,8 @@ struct RequiredHeaderTests {
         let harness = try UseCaseHarness.signedIn()
         harness.transport.stub(.get, "/riders/me", times: 1, with: .successful(Fixtures.rider()))
 
-        await #expect(throws: RiderError.self) { try await harness.updateRider(RiderPatch(displayName: "Ada")) }
+        let refusal = await #expect(throws: RiderError.self) { try await harness.updateRider(RiderPatch(displayName: "Ada")) }
+        #expect(refusal?.code == .malformedResponse, "\(String(describing: refusal))")
         #expect(harness.transport.count(.patch, "/riders/me") == 0)
     }
 

@@ -52,10 +52,11 @@ struct IDTokenClaimsTests {
         }
         // Eleven minutes is past five of skew and five of leeway, whatever the Date said.
         let future: [String: Any?] = ["iat": 1_800_000_000 + 660, "exp": 1_800_000_000 + 1_200]
-        #expect(throws: RiderError.self) {
+        let refusal = #expect(throws: RiderError.self) {
             try IDTokenClaims.checked(try Self.payload(future), issuer: Self.issuer, clientID: "rider-cli", nonce: "n-1",
                                       now: Self.now, clockSkew: 660)
         }
+        #expect(refusal?.code == .untrustedAuthorizationResponse, "\(String(describing: refusal))")
     }
 
     @Test("email_verified is read as a boolean or the string some providers send; anything else is not verified")
@@ -142,7 +143,8 @@ struct ProviderKeysTests {
         let thrown = await #expect(throws: RiderError.self) { try await keys.verifiedPayload(of: "zz") { server.fetch() } }
         #expect(thrown?.code == .untrustedAuthorizationResponse)
         #expect(server.count == 1, "the set was fresh: no second fetch")
-        _ = await #expect(throws: RiderError.self) { try await keys.verifiedPayload(of: "zz") { server.fetch() } }
+        let again = await #expect(throws: RiderError.self) { try await keys.verifiedPayload(of: "zz") { server.fetch() } }
+        #expect(again?.code == .untrustedAuthorizationResponse, "\(String(describing: again))")
         #expect(server.count == 2, "a held set is fetched again once")
     }
 }

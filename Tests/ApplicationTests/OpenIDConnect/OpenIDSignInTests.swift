@@ -114,6 +114,7 @@ struct OpenIDSignInTests {
                 Fixtures.tokenResponse(userID: nil, role: nil).setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
             }
         }
+        #expect(thrown?.code == .untrustedAuthorizationResponse, "\(String(describing: thrown))")
         #expect(thrown?.message.contains("future") == true, "without the Date header the skew is not known")
     }
 
@@ -140,6 +141,7 @@ struct OpenIDSignInTests {
                 Fixtures.tokenResponse(userID: nil, role: nil).setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
             }
         }
+        #expect(refused?.code == .untrustedAuthorizationResponse, "\(String(describing: refused))")
         #expect(refused?.message.contains("this device's clock is 120 min behind the provider's") == true,
                 "\(refused?.message ?? "")")
     }
@@ -228,11 +230,12 @@ struct OpenIDSignInTests {
     @Test("an id_token naming another account than the server's user_id is refused")
     func subjectMismatch() async throws {
         let rig = try Rig()
-        await #expect(throws: RiderError.self) {
+        let refusal = await #expect(throws: RiderError.self) {
             try await rig.run { nonce in
                 Fixtures.tokenResponse(userID: "u_other").setting("id_token", to: .string(try Rig.idToken(nonce: nonce)))
             }
         }
+        #expect(refusal?.code == .untrustedAuthorizationResponse, "\(String(describing: refusal))")
         #expect(await rig.vault.storedSession == nil)
     }
 }

@@ -79,9 +79,10 @@ struct RedirectMiddlewareTests {
         let stub = StubTransport()
         stub.stub(.get, "/loop", with: .status(302, headers: ["Location": "/loop"]))
 
-        await #expect(throws: RiderError.self) {
+        let cut = await #expect(throws: RiderError.self) {
             try await redirecting(stub, maximumRedirects: 3).send(try request("https://api.example.test/loop"))
         }
+        #expect(cut?.code == .unsafeRedirect && cut?.localizedDescription.contains("after 3 redirects") == true, "\(String(describing: cut))")
         #expect(stub.count(.get, "/loop") == 4)
     }
 
@@ -102,7 +103,8 @@ struct RedirectMiddlewareTests {
                                        body: "grant_type=password&password=SECRET")
         tokenRequest.followsRedirects = false
 
-        await #expect(throws: RiderError.self) { try await redirecting(stub).send(tokenRequest) }
+        let refusal = await #expect(throws: RiderError.self) { try await redirecting(stub).send(tokenRequest) }
+        #expect(refusal?.code == .unsafeRedirect, "\(String(describing: refusal))")
         #expect(stub.requests.count == 1)
     }
 
@@ -112,9 +114,10 @@ struct RedirectMiddlewareTests {
         let stub = StubTransport()
         stub.stub(.get, "/old", with: .status(302, headers: ["Location": target]))
 
-        await #expect(throws: RiderError.self) {
+        let refusal = await #expect(throws: RiderError.self) {
             try await redirecting(stub).send(try request("http://127.0.0.1:8080/old"))
         }
+        #expect(refusal?.code == .unsafeRedirect, "\(String(describing: refusal))")
         #expect(stub.requests.count == 1)
     }
 
@@ -126,10 +129,11 @@ struct RedirectMiddlewareTests {
         stub.stub(.post, "/here", with: .status(status, headers: ["Location": "/new"]))
         stub.stub(.post, "/new", with: .successful(body: "ok"))
 
-        await #expect(throws: RiderError.self) {
+        let refusal = await #expect(throws: RiderError.self) {
             try await redirecting(stub).send(try request("https://api.example.test/away",
                                                                               method: .post, body: "payload"))
         }
+        #expect(refusal?.code == .unsafeRedirect, "\(String(describing: refusal))")
         #expect(stub.requests(.post, "/new").isEmpty)
         let followed = try await redirecting(stub)
             .send(try request("https://api.example.test/here", method: .post, body: "payload"))

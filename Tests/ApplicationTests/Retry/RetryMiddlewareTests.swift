@@ -129,7 +129,8 @@ struct RetryMiddlewareTests {
         let harness = try UseCaseHarness()
         harness.stubTokenEndpoint(with: .status(503))
 
-        await #expect(throws: RiderError.self) { try await harness.login(Fixtures.credentials) }
+        let refusal = await #expect(throws: RiderError.self) { try await harness.login(Fixtures.credentials) }
+        #expect(refusal?.code == .server, "\(String(describing: refusal))")
         #expect(harness.transport.count(.post, "/auth/token") == 1)
         #expect(harness.clock.requestedSleeps.isEmpty)
     }

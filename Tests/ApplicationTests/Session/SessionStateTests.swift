@@ -96,7 +96,9 @@ struct SessionStateTests {
 
         for _ in 0..<8 { _ = try? await harness.getRider() }
         #expect(harness.transport.count(.post, "/auth/token") == 5)
-        await #expect(throws: RiderError.self) { try await harness.getRider() }
+        let refused = await #expect(throws: RiderError.self) { try await harness.getRider() }
+        #expect(refused?.code == .server && refused?.status == 401
+                && refused?.detail?.contains("stopped refreshing for 30 s") == true, "\(String(describing: refused))")
         #expect(harness.transport.count(.post, "/auth/token") == 5)
 
         harness.clock.advance(by: 31)

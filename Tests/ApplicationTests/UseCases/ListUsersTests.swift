@@ -111,7 +111,8 @@ struct ListUsersTests {
     @Test("a page size out of 1…100 is .invalidInput naming limit; signed out is .notSignedIn")
     func errors() async throws {
         let harness = try UseCaseHarness()
-        #expect(throws: RiderError.self) { try harness.listUsers.all(pageSize: 101) }
+        let tooLarge = #expect(throws: RiderError.self) { try harness.listUsers.all(pageSize: 101) }
+        #expect(tooLarge?.code == .invalidInput && tooLarge?.fieldProblems.map(\.field) == ["limit"], "\(String(describing: tooLarge))")
 
         await #expect(throws: RiderError.notSignedIn) { try await harness.listUsers(page: try PageRequest()) }
         #expect(harness.transport.requests.isEmpty)

@@ -31,7 +31,8 @@ struct MigrateSessionTests {
         let destination = SpyTokenVault()
         await destination.failSaves()
 
-        await #expect(throws: RiderError.self) { try await MigrateSession(from: source, to: destination)() }
+        let failure = await #expect(throws: RiderError.self) { try await MigrateSession(from: source, to: destination)() }
+        #expect(failure?.code == .storage, "\(String(describing: failure))")
         #expect(await source.storedSession == Fixtures.session())
         #expect(await source.removeCount == 0)
     }
@@ -42,7 +43,8 @@ struct MigrateSessionTests {
         let destination = SpyTokenVault()
         await destination.failLoads()
 
-        await #expect(throws: RiderError.self) { try await MigrateSession(from: source, to: destination)() }
+        let failure = await #expect(throws: RiderError.self) { try await MigrateSession(from: source, to: destination)() }
+        #expect(failure?.code == .storage, "\(String(describing: failure))")
         #expect(await source.storedSession == Fixtures.session())
         #expect(await source.removeCount == 0)
     }

@@ -105,13 +105,14 @@ struct SignInWithBrowserTests {
         let rig = try Rig(scope: "openid email")
         let prompted = Mutex<URL?>(nil)
         let listener = rig.listener
-        await #expect(throws: RiderError.self) {
+        let denied = await #expect(throws: RiderError.self) {
             _ = try await rig.signIn { prompt in
                 prompted.withLock { $0 = prompt.url }
                 listener.deliver("\(ScriptedUserAgent.redirectURI)?error=access_denied&state="
                     + (listener.offeredQuery("state") ?? ""))
             }
         }
+        #expect(denied?.code == .authorizationDenied, "\(String(describing: denied))")
         #expect(rig.listener.shows == [true])
         #expect(prompted.withLock { $0 } == ScriptedUserAgent.startAddress)
         let page = try #require(rig.listener.offered.only)
@@ -264,9 +265,10 @@ struct BrowserAuthorizationTests {
     func optionalIssuer() throws {
         let request = try authorization(required: false)
         #expect(try request.code(from: answer("code=abc&state=\(request.state)")) == "abc")
-        #expect(throws: RiderError.self) {
+        let refusal = #expect(throws: RiderError.self) {
             try request.code(from: answer("code=abc&state=\(request.state)&iss=https%3A%2F%2Fevil.example"))
         }
+        #expect(refusal?.code == .untrustedAuthorizationResponse, "\(String(describing: refusal))")
     }
 
     @Test("an answer with neither code nor error is malformed")

@@ -117,13 +117,14 @@ struct UploadAvatarTests {
     }
 
     @Test("a 503 or a dropped connection is not retried: the server may have stored the picture", arguments: [
-        StubReply.problem(status: 503), StubReply.unreachable,
+        (StubReply.problem(status: 503), RiderError.Code.server), (StubReply.unreachable, .serverUnreachable),
     ])
-    func postIsNotRetried(reply: StubReply) async throws {
+    func postIsNotRetried(reply: StubReply, code: RiderError.Code) async throws {
         let harness = try UseCaseHarness.signedIn()
         harness.transport.stub(.post, "/riders/me/avatar", times: 1, with: reply)
 
-        await #expect(throws: RiderError.self) { try await harness.uploadAvatar(Self.jpeg, filename: "me.jpg") }
+        let failure = await #expect(throws: RiderError.self) { try await harness.uploadAvatar(Self.jpeg, filename: "me.jpg") }
+        #expect(failure?.code == code, "\(String(describing: failure))")
         #expect(harness.transport.count(.post, "/riders/me/avatar") == 1)
     }
 

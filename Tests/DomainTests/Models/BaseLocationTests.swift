@@ -26,7 +26,9 @@ struct BaseLocationTests {
 
     @Test("rejects numbers that are not numbers", arguments: [Double.nan, .infinity, -.infinity])
     func rejectsNonFinite(value: Double) {
-        #expect(throws: RiderError.self) { try BaseLocation(latitude: value, longitude: 0) }
-        #expect(throws: RiderError.self) { try BaseLocation(latitude: 0, longitude: value) }
+        let latitude = #expect(throws: RiderError.self) { try BaseLocation(latitude: value, longitude: 0) }
+        #expect(latitude?.code == .invalidInput, "\(String(describing: latitude))")
+        let longitude = #expect(throws: RiderError.self) { try BaseLocation(latitude: 0, longitude: value) }
+        #expect(longitude?.code == .invalidInput, "\(String(describing: longitude))")
     }
 }

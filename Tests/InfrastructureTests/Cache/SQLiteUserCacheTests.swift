@@ -222,6 +222,12 @@ struct SQLiteUserCacheTests {
             Issue.record("expected .storage, got \(String(describing: error))")
             return
         }
+        // Read-only (SQLITE_READONLY, as root with chattr) or not openable for writing (SQLITE_CANTOPEN,
+        // its folder read-only): either way the message names the file and says to make it writable.
+        let detail = riderError.detail ?? ""
+        #expect(detail == "the user cache \(folder.file.path) is read-only; fix its permissions"
+                || detail == "the user cache \(folder.file.path) cannot be opened; check that its folder exists and "
+                    + "is writable", "\(detail)")
     }
 
     private func chattr(_ arguments: String...) throws -> Int32 {

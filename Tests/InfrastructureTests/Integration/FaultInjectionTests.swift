@@ -91,7 +91,8 @@ struct FaultInjectionTests {
         try await withRig(transport, signedIn: false) { (rig: Rig) async throws in
             rig.proxy.script(Self.token, [.dropAfterForwarding])
 
-            await #expect(throws: RiderError.self) { try await rig.login(Credentials.referenceDemo) }
+            let lost = await #expect(throws: RiderError.self) { try await rig.login(Credentials.referenceDemo) }
+            #expect(lost?.code == .serverUnreachable, "\(String(describing: lost))")
             #expect(rig.proxy.reachedServer(Self.token) == 1)
             #expect(await rig.server.store.stats().passwordGrants == 1, "the server did issue tokens")
             #expect(try await rig.vault.loadSession() == nil)

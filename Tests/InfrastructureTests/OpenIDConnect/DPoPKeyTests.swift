@@ -99,7 +99,8 @@ struct DPoPKeyTests {
 
     @Test("bytes that are not a P-256 key are a storage error; the key never shows in description or dump")
     func refusalsAndRedaction() throws {
-        #expect(throws: RiderError.self) { try JWTKitDPoPKey(privateKeyRepresentation: Data([1, 2, 3])) }
+        let refusal = #expect(throws: RiderError.self) { try JWTKitDPoPKey(privateKeyRepresentation: Data([1, 2, 3])) }
+        #expect(refusal?.code == .storage, "\(String(describing: refusal))")
         let key = JWTKitDPoPKey()
         let secret = key.privateKeyRepresentation.base64EncodedString()
         var dumped = ""
