@@ -39,6 +39,12 @@ struct GivenTokenTests {
             #expect(Self.writtenFiles(in: sandbox).isEmpty, "\(Self.writtenFiles(in: sandbox))")
             #expect(sandbox.sessionFiles().isEmpty)
             #expect(await server.store.stats().refreshGrants == 0)
+            // The stored sessions (none) are listed, with a word that the token is what commands use
+            // (reading them takes the account list's lock file, so after the check above).
+            let list = try await sandbox.rider(["session", "list", "--json"], environment: environment)
+            #expect(list.status == 0 && list.stderr.contains("RIDER_TOKEN is set"), "\(list)")
+            let sessions = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any]
+            #expect((sessions?["sessions"] as? [Any])?.isEmpty == true, "\(list)")
             // Without the variable, nobody is signed in here.
             let signedOut = try await sandbox.rider("whoami")
             #expect(signedOut.status == 4, "\(signedOut)")

@@ -28,6 +28,10 @@ struct SessionListCommand: GlobalOptionsCommand {
         // Every stored session is listed, so no server need be configured: without one, each
         // server with stored sessions is read as its account list records it.
         let (contexts, configured) = try CommandContext.forStoredSessions(global)
+        if CommandContext.givenToken() != nil {
+            Console.standardError("rider: \(CommandContext.tokenVariable) is set: other commands use that token, not the "
+                + "stored sessions listed here.")
+        }
         guard let context = contexts.first else {
             let output = AccountListOutput(sessions: [])
             return try ConfigOutput.print(output, json: global.json, lines: output.lines(now: Date(), on: global.terminal))

@@ -59,6 +59,9 @@ struct CommandContext: Sendable {
                                   environment: [String: String] = ProcessInfo.processInfo.environment)
         throws -> (contexts: [CommandContext], configured: Bool)
     {
+        // They read and change what is stored, which a token in the environment is not.
+        var environment = environment
+        environment[tokenVariable] = nil
         guard options.server == nil, options.issuer == nil,
               try !RiderKit.Configuration.namesServer(environment: environment) else {
             return ([try CommandContext(options, environment: environment)], true)
