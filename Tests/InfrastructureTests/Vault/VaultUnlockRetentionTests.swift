@@ -1,6 +1,6 @@
 import Foundation
 import RiderDomain
-import RiderInfrastructure
+@testable import RiderInfrastructure
 import Testing
 
 /// The encrypted file's unlock kept in the real kernel keyring (`@u`): a second vault, as a later
@@ -70,12 +70,22 @@ struct VaultUnlockRetentionTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = directory.url.appendingPathComponent("session.vault")
-        // Long enough that the read right after the save (no scrypt) is within it on a loaded
-        // machine; the kernel counts from the save.
-        let brief = VaultUnlockRetention.kernelKeyring(timeout: .seconds(3))
-        try await vault(file, .fixed("pw"), brief).save(session)
-        #expect(try await vault(file, Self.neverAsked, brief).load() == session)
-        try await Task.sleep(for: .milliseconds(3_500))
+        let kept = VaultUnlockRetention.kernelKeyring(timeout: .seconds(60))
+        try await vault(file, .fixed("pw"), kept).save(session)
+        #expect(try await vault(file, Self.neverAsked, kept).load() == session)
+
+        // The same key kept again as an unlock with the kernel's shortest timeout (whole seconds)
+        // keeps it; then the kernel's expiry is waited for, not slept past: a key kept longer
+        // than its timeout fails the deadline.
+        let header = try VaultFileHeader.parse(Array(Data(contentsOf: file)), file: file.path)
+        let key = try #require(kept.keyed(under: prefix).keptKey(salt: header.salt, parameters: header.parameters))
+        let brief = VaultUnlockRetention.kernelKeyring(timeout: .seconds(1))
+        brief.keyed(under: prefix).keep(key, salt: header.salt, parameters: header.parameters)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while brief.keyed(under: prefix).keptKey(salt: header.salt, parameters: header.parameters) != nil {
+            try #require(ContinuousClock.now < deadline, "a key kept for 1 s was still there after 20 s")
+            try await Task.sleep(for: .milliseconds(20))
+        }
         await #expect(throws: VaultError.passphraseRequired) { try await vault(file, .unavailable, brief).load() }
     }
 
