@@ -6,8 +6,8 @@ import RiderDomain
 /// default ``ExternalUserAgent``.
 ///
 /// The browser is `$BROWSER` when it is set, run with the address as its one argument, else
-/// `xdg-open` in a graphical session; with neither, nothing is opened and the caller prints the
-/// address. The browser is never given the provider's page, whose query holds the request's
+/// inside WSL the Windows browser (`wslview` or `explorer.exe`), else `xdg-open` in a graphical
+/// session; with none of them, nothing is opened and the caller prints the address. The browser is never given the provider's page, whose query holds the request's
 /// `state` and PKCE challenge, since every process on the machine can read its arguments: it gets
 /// a one-time `http://127.0.0.1:<port>/start/<random>` address that sends it on to the page once.
 /// When a local program reads that address and opens it first, the browser arriving second stops
@@ -20,8 +20,8 @@ public struct LoopbackBrowserUserAgent: ExternalUserAgent {
     private let listener: NIOLoopbackListener
     private let browser: SystemBrowserOpener
 
-    /// - Parameter environment: where `BROWSER`, `DISPLAY`, `WAYLAND_DISPLAY` and `PATH` are read;
-    ///   the browser starts with it, less every `RIDER_*` variable.
+    /// - Parameter environment: where `BROWSER`, `DISPLAY`, `WAYLAND_DISPLAY`, `WSL_DISTRO_NAME`
+    ///   and `PATH` are read; the browser starts with it, less every `RIDER_*` variable.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.init(listener: NIOLoopbackListener(), browser: SystemBrowserOpener(environment: environment))
     }
@@ -53,15 +53,14 @@ public struct LoopbackBrowserUserAgent: ExternalUserAgent {
     }
 
     /// Opens `page` in the system browser.
-    /// - Returns: whether a browser was started; `false` without `BROWSER` and without a
-    ///   graphical session or `xdg-open`, and for an address that is not http(s).
+    /// - Returns: whether a browser was started; `false` when none can be (no `BROWSER`, not
+    ///   WSL, no graphical session with `xdg-open`), and for an address that is not http(s).
     /// - Throws: `RiderError.invalidConfiguration(_:)` when `BROWSER` is set but cannot be started.
     public func show(_ page: URL) async throws -> Bool {
         try await browser.open(page)
     }
 
-    /// Whether a page would be shown: `BROWSER` is set, or a graphical session has `xdg-open`.
-    /// `rider login` picks the browser sign-in over the device code by it.
+    /// Whether a page would be shown (``browserChoice`` is not `.none`). `rider login` picks the browser sign-in over the device code by it.
     package var canOpenPages: Bool { browser.canOpenPages }
 
     /// How pages are opened here and why (`rider login --verbose` reports it).
