@@ -67,6 +67,11 @@ struct BrowserSignInTests {
         return page
     }
 
+    /// The value of `name` in `page`'s query ("" when absent).
+    static func query(_ name: String, of page: URL) -> String {
+        URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value ?? ""
+    }
+
     /// A request to rider's listener written by hand, so its `Host` can be any name; the status.
     /// On a thread of its own, as a blocking read must not hold one of the concurrency pool's.
     static func raw(_ port: Int, _ target: String, host: String) async -> Int {
@@ -102,20 +107,23 @@ struct BrowserSignInTests {
     func openIDConnect() async throws {
         try await withSandboxedReferenceServer(Self.hooked) { server, sandbox in
             let (environment, opened) = try Self.openIDEnvironment(server, sandbox)
+            var secrets = SignInSecrets()
             for round in 0..<2 {
                 try? FileManager.default.removeItem(at: opened)
-                let (run, answer) = try await DeviceSignInTests.signingIn(
+                let (run, (answer, challenge)) = try await DeviceSignInTests.signingIn(
                     sandbox, ["login", "--web"], environment: environment, opened: opened) { start in
                     let page = try await Self.providerPage(behind: start)
                     #expect(URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?
                         .contains { $0.name == "nonce" } == true)
-                    return try await Self.answerByForm(page, server: server)
+                    return (try await Self.answerByForm(page, server: server), Self.query("code_challenge", of: page))
                 }
+                secrets.codeChallenges.append(challenge)
                 #expect(answer.contains("Signed in"))
                 #expect(run.status == 0, "round \(round): \(run)")
                 #expect(run.stdout.contains(Demo.userID), "\(run)")
                 _ = try await DirectAPI(baseURL: server.baseURL).send("POST", "/_test/rotate-signing-key")
             }
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox, secrets)
         }
     }
 
@@ -128,14 +136,17 @@ struct BrowserSignInTests {
                 + "/_test/spoil-next-id-token?fault=\(fault)")))
             hook.httpMethod = "POST"
             _ = try await URLSession.shared.data(for: hook)
-            let (run, answer) = try await DeviceSignInTests.signingIn(
-                sandbox, ["login", "--web"], environment: environment, opened: opened) { page in
-                try await Self.answerByForm(page, server: server)
+            let (run, (answer, challenge)) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login", "--web"], environment: environment, opened: opened) { start in
+                let page = try await Self.providerPage(behind: start)
+                return (try await Self.answerByForm(page, server: server), Self.query("code_challenge", of: page))
             }
             #expect(answer.contains("id_token"), "\(answer)")
             #expect(run.status == 3, "\(run)")
             #expect(run.stderr.contains("id_token"), "\(run)")
             #expect(sandbox.sessionFile() == nil, "nothing stored")
+            // The refused id_token is a JWT: no output or file holds one, nor the tokens or verifier.
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox, SignInSecrets(codeChallenges: [challenge]))
         }
     }
 
@@ -160,6 +171,7 @@ struct BrowserSignInTests {
             let whoami = try await sandbox.rider(["whoami"], environment: environment)
             #expect(whoami.status == 0 && whoami.stdout.contains(Demo.email), "\(whoami)")
             #expect(await server.store.stats().authorizationCodeGrants == 1)
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox, SignInSecrets(values: [code]))
         }
     }
 
@@ -175,6 +187,7 @@ struct BrowserSignInTests {
             #expect(run.status == 3, "\(run)")
             #expect(run.stderr.contains("declined"), "\(run)")
             #expect(sandbox.sessionFile() == nil, "nothing stored")
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }
     }
 
@@ -192,6 +205,7 @@ struct BrowserSignInTests {
             #expect(heading == "Signed in")
             #expect(run.status == 0, "\(run)")
             #expect(run.stderr.contains("Signing in with the browser"), "\(run)")
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }
     }
 
@@ -207,6 +221,7 @@ struct BrowserSignInTests {
             #expect(run.status == 0, "\(run)")
             #expect(run.stderr.contains("pass --email to sign in with a password"), "\(run)")
             #expect(await server.store.stats().passwordGrants == 0)
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }
     }
 
@@ -232,6 +247,7 @@ struct BrowserSignInTests {
             #expect(heading == "Signed in")
             #expect(run.status == 0, "\(run)")
             #expect(await server.store.stats().authorizationCodeGrants == 1)
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }
     }
 
@@ -288,6 +304,7 @@ struct BrowserSignInTests {
             let socket = LoopbackSocket.connect(port: port)
             if let socket { close(socket) }
             #expect(socket == nil, "port \(port) still accepts connections after the timeout")
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }
     }
 }

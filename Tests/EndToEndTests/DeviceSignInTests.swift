@@ -82,6 +82,7 @@ struct DeviceSignInTests {
 
             let whoami = try await sandbox.rider(["whoami"], environment: environment)
             #expect(whoami.status == 0 && whoami.stdout.contains(Demo.email), "\(whoami)")
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }
     }
 
@@ -102,6 +103,7 @@ struct DeviceSignInTests {
             #expect(withPassword.status == 10, "\(withPassword)")
             #expect(withPassword.stderr.contains("rider login --device"), "\(withPassword)")
             #expect(await server.store.stats().passwordGrants == 0, "no password reached the server")
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }
     }
 
@@ -116,6 +118,7 @@ struct DeviceSignInTests {
             #expect(run.stderr.contains("declined"), "\(run)")
             #expect(sandbox.sessionFile() == nil)
             #expect(try await sandbox.rider(["whoami"], environment: environment).status == 4)
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }
     }
 
