@@ -150,6 +150,16 @@ package struct AuthorizationService: Sendable {
             }
             return grant
         }
+        if case .clientCredentials = request.grant {
+            // No person, no id_token to check: the session is the client's own, named by the
+            // token response where the server says whose it is, else by the client id.
+            grant = try bound(grant, to: key, renewing: nil)
+            let clientID = configuration.clientID ?? ""
+            grant.userID = grant.userID ?? UserID(clientID)
+            grant.identity = grant.identity ?? AccountIdentity(email: nil, name: clientID, source: .credentials)
+            grant.issuedToClient = true
+            return grant
+        }
         do {
             grant = try bound(grant, to: key, renewing: nil)
             if let claims = try await verifiedClaims(of: grant, nonce: request.nonce, clockSkew: clockSkew) {

@@ -18,6 +18,9 @@ package struct TokenRequest: Sendable {
         case deviceCode(DeviceAuthorization)
         /// The refresh token grant (RFC 6749 §6) renewing `session`.
         case refreshToken(String, renewing: Session)
+        /// The client credentials grant (RFC 6749 §4.4): tokens for the client as itself, to sign
+        /// it in or to renew its session.
+        case clientCredentials
     }
 
     package var grant: Grant
@@ -45,6 +48,9 @@ package struct TokenRequest: Sendable {
         TokenRequest(grant: .deviceCode(authorization))
     }
 
+    /// Tokens for the client as itself.
+    package static let clientCredentials = TokenRequest(grant: .clientCredentials)
+
     /// The renewal of `session` with its refresh token.
     package static func refresh(_ session: Session, with refreshToken: String) -> TokenRequest {
         TokenRequest(grant: .refreshToken(refreshToken, renewing: session))
@@ -65,6 +71,7 @@ package struct TokenRequest: Sendable {
             granted(API.authorizationCodeGrant(code, codeVerifier: verifier, redirectURI: redirectURI, in: configuration))
         case .deviceCode(let authorization): API.deviceCodeGrant(authorization, in: configuration)
         case .refreshToken(let token, _): granted(API.refreshGrant(token, in: configuration))
+        case .clientCredentials: granted(API.clientCredentialsGrant(in: configuration))
         }
     }
 

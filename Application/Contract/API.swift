@@ -32,6 +32,14 @@ extension API {
         return tokenEndpoint(form: form, grant: .refreshToken, in: configuration)
     }
 
+    /// `POST {tokenPath}` with the client credentials grant (RFC 6749 §4.4): tokens for the
+    /// client itself, which must authenticate.
+    package static func clientCredentialsGrant(in configuration: APIConfiguration) -> Endpoint<TokenGrant> {
+        var form = [("grant_type", "client_credentials")]
+        if let scope = configuration.scope { form.append(("scope", scope)) }
+        return tokenEndpoint(form: form, grant: .clientCredentials, in: configuration)
+    }
+
     /// The revocations that end `session` on the server, in order: the refresh token first, which
     /// ends the whole grant (RFC 7009 §2.1), then the access token.
     package static func revocations(of session: Session, in configuration: APIConfiguration) -> [Endpoint<Void>] {

@@ -16,6 +16,9 @@ package enum TokenErrorMapping {
         /// Not a grant: a browser sign-in's request pushed before the browser opens (RFC 9126
         /// §2.3), whose refusals read as the token endpoint's — but end the sign-in, not a session.
         case pushedAuthorization
+        /// The client credentials grant (RFC 6749 §4.4): a refusal is the client's configuration,
+        /// since no person is involved.
+        case clientCredentials
     }
 
     /// The error for a failed token endpoint answer, noting the answer's HTTP status.
@@ -33,12 +36,17 @@ package enum TokenErrorMapping {
             case .refreshToken: return .sessionExpired
             case .deviceCode: return .authorizationExpired
             case .authorizationCode, .pushedAuthorization: return .authorizationFailed("invalid_grant", description: detail)
+            case .clientCredentials:
+                return .invalidConfiguration("the token endpoint refused the client's grant" + (detail.map { " (\($0))" } ?? ""))
             }
         case ("unsupported_grant_type", _) where grant == .password, ("unauthorized_client", _) where grant == .password:
             // RFC 9700: providers are closing the password grant; say what else there is.
             return RiderError.invalidConfiguration("the server does not let this client sign in with a password"
                 + (detail.map { " (\($0))" } ?? "") + "; sign in with the browser or with a device code, whichever "
                 + "the provider offers").suggesting(.signInWithoutPassword(browser: true, deviceCode: true))
+        case (_, 401) where grant == .clientCredentials, ("unauthorized_client", _) where grant == .clientCredentials:
+            return .invalidConfiguration("the token endpoint refused to issue tokens to the client as itself"
+                + (detail.map { " (\($0))" } ?? "") + "; it needs a client secret or key the provider accepts")
         case ("invalid_client", _), ("unauthorized_client", _):
             return .invalidConfiguration(
                 "the token endpoint rejected the client id or secret" + (detail.map { " (\($0))" } ?? ""))
@@ -83,6 +91,7 @@ extension TokenErrorMapping.Grant {
         case .deviceCode: "device code"
         case .authorizationCode: "authorization code"
         case .pushedAuthorization: "pushed authorization request"
+        case .clientCredentials: "client_credentials"
         }
     }
 }

@@ -25,6 +25,8 @@ package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDe
     /// That key's private bytes, set by the service once it checked the binding: the session keeps
     /// them with its tokens.
     package var proofKey: Data?
+    /// Whether the tokens were issued to the client as itself (the client credentials grant).
+    package var issuedToClient = false
 
     /// The longest lifetime believed; a larger value is treated as this, so a server bug cannot
     /// make a token look valid for centuries.
@@ -62,6 +64,7 @@ package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDe
         // what the configuration says now.
         session.revocationOrigin = previous?.revocationOrigin
         session.proofKey = proofKey
+        session.isClientSession = issuedToClient || previous?.isClientSession == true
         return session
     }
 

@@ -102,9 +102,10 @@ package struct SessionMachine: Sendable {
     }
 
     /// Whether `session` must be refreshed before use: it can be, and its token expires within
-    /// `leeway` (at most half its lifetime, so a short-lived token is not refreshed at once).
+    /// `leeway` (at most half its lifetime, so a short-lived token is not refreshed at once). A
+    /// client's own session can be: it asks for new tokens as the client.
     package static func needsRefresh(_ session: Session, at now: Date, leeway: TimeInterval) -> Bool {
-        guard session.refreshToken != nil else { return false }
+        guard session.refreshToken != nil || session.isClientSession else { return false }
         let lifetime = session.expiresAt.map { $0.timeIntervalSince(session.issuedAt) } ?? 0
         return session.isExpired(at: now, leeway: max(0, min(leeway, lifetime / 2)))
     }
@@ -140,7 +141,9 @@ package struct SessionMachine: Sendable {
             if let rejectedAccessToken, current.accessToken != rejectedAccessToken { return .use(current) }
             // Nothing to renew it with (a token given by hand): it stays in use until the server
             // refuses it, rather than being ended by a renewal nobody can make.
-            if rejectedAccessToken == nil, current.refreshToken == nil { return .fail(.cannotRenew) }
+            if rejectedAccessToken == nil, current.refreshToken == nil, !current.isClientSession {
+                return .fail(.cannotRenew)
+            }
             if rejectedAccessToken != nil, !loopGuard.admit(at: now) {
                 return .fail(.server(status: 401, detail: "the server keeps rejecting freshly refreshed tokens; "
                                      + "RiderKit stopped refreshing for \(Int(loopGuard.window)) s"))
@@ -169,6 +172,9 @@ package struct SessionMachine: Sendable {
     package enum RefreshAction: Equatable {
         /// Send the refresh token to the token endpoint.
         case send(refreshToken: String)
+        /// Ask the token endpoint for new tokens as the client (a client session has no refresh
+        /// token: RFC 6749 §4.4.3).
+        case reissue
         /// Use this session: another process renewed it.
         case adopt(Session)
         /// Keep this renewed session in the vault; it is in place in memory already.
@@ -195,7 +201,11 @@ package struct SessionMachine: Sendable {
                 state = .refreshing(stored)
                 return .adopt(stored)
             }
-            guard let refreshToken = current.refreshToken else { return .remove }
+            guard let refreshToken = current.refreshToken else {
+                guard current.isClientSession else { return .remove }
+                refreshesSent += 1
+                return .reissue
+            }
             refreshesSent += 1
             return .send(refreshToken: refreshToken)
         case .renewed(let renewed):

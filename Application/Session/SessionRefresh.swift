@@ -59,10 +59,14 @@ struct SessionRefresh: Sendable {
                 // actionable part. A stale vault entry will be rejected again next time.
                 try? await vault.removeSession()
                 action = await step(.removed)
-            case .send(let refreshToken):
+            case .send, .reissue:
                 let grant: TokenGrant
                 do {
-                    grant = try await context.granted(.refresh(current, with: refreshToken))
+                    if case .send(let refreshToken) = action {
+                        grant = try await context.granted(.refresh(current, with: refreshToken))
+                    } else {
+                        grant = try await context.granted(.clientCredentials)
+                    }
                 } catch RiderError.Code.sessionExpired {
                     metrics.record(.refresh(.rejected))
                     action = await step(.rejected)

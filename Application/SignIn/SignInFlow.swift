@@ -50,6 +50,27 @@ public struct SignInFlow: Sendable {
         })
     }
 
+    /// Signs the client in as itself (the client credentials grant, RFC 6749 §4.4), for a program
+    /// that acts for no person — a service, a CI job. The client authenticates with its secret or
+    /// its private key (`private_key_jwt`), and DPoP binds the tokens as for any sign-in. The
+    /// session has no refresh token: when its access token is about to expire, or is refused,
+    /// RiderKit asks for new tokens the same way.
+    ///
+    /// Running it throws `RiderError.invalidConfiguration(_:)` for a client without a secret or
+    /// a key (a public client cannot act as itself) or one the provider refuses.
+    public static var clientCredentials: SignInFlow {
+        SignInFlow(granting: { context in
+            let configuration = context.service.configuration
+            guard let clientID = configuration.clientID, !clientID.isEmpty,
+                  configuration.clientSecret != nil || configuration.clientAuthentication == .privateKeyJWT,
+                  configuration.clientAuthentication != .none else {
+                throw RiderError.invalidConfiguration("signing in as the client needs a client that authenticates: "
+                    + "a client id with a client secret or a private key (private_key_jwt)")
+            }
+            return try await context.granted(.clientCredentials)
+        })
+    }
+
     /// Signs in with a device code (RFC 8628): asks the provider for a code, hands it to
     /// `prompt` to show the person (the page to open and the code to enter there), then polls
     /// until they approve, refuse, or the code expires.

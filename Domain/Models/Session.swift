@@ -31,6 +31,9 @@ public struct Session: Hashable, Sendable, CustomStringConvertible, CustomDebugS
     /// (``tokenType`` is then `DPoP`): every request made with them carries a proof signed with
     /// it. A secret as the tokens are: kept only in the vault with them, never shown.
     package var proofKey: Data?
+    /// Whether the session is the client's own (the client credentials grant, RFC 6749 §4.4):
+    /// it has no refresh token and is renewed by asking for new tokens as the client again.
+    package var isClientSession = false
 
     /// Whether the tokens are bound to a DPoP key and useless without a proof signed with it.
     public var isSenderConstrained: Bool { proofKey != nil }

@@ -26,6 +26,9 @@ struct StoredSession: Codable, Sendable {
     /// The DPoP private key the tokens are bound to (``Session/proofKey``); absent for bearer
     /// sessions and from files written before DPoP.
     var proofKey: Data?
+    /// Whether it is the client's own session (``Session/isClientSession``); absent (false) for
+    /// a person's, and from files written before client sessions.
+    var clientSession: Bool?
 
     enum CodingKeys: String, CodingKey {
         case version
@@ -41,6 +44,7 @@ struct StoredSession: Codable, Sendable {
         case identity
         case revocationOrigin = "revocation_origin"
         case proofKey = "dpop_key"
+        case clientSession = "client_session"
     }
 
     init(_ session: Session, binding: SessionBinding?) {
@@ -57,6 +61,7 @@ struct StoredSession: Codable, Sendable {
         identity = session.identity
         revocationOrigin = session.revocationOrigin
         proofKey = session.proofKey
+        clientSession = session.isClientSession ? true : nil
     }
 
     /// The server recorded with the session; `nil` for a version 1 session.
@@ -71,6 +76,7 @@ struct StoredSession: Codable, Sendable {
                               issuedAt: issuedAt, identity: identity)
         session.revocationOrigin = revocationOrigin
         session.proofKey = proofKey
+        session.isClientSession = clientSession ?? false
         return session
     }
 

@@ -125,4 +125,41 @@ struct SenderConstrainedSignInTests {
             #expect(refused.stderr.contains(keyFile.path), "\(refused)")
         }
     }
+
+    @Test("rider login --client-credentials: the client's own DPoP-bound session, renewed by asking again when the server refuses its token; logout ends it")
+    func clientCredentials() async throws {
+        var configuration = DPoPSessionTests.configuration
+        configuration.enableTestHooks = true
+        try await withSandboxedReferenceServer(configuration) { server, sandbox in
+            let environment = ["RIDER_CLIENT_ID": StandardOAuthClient.id, "RIDER_CLIENT_SECRET": StandardOAuthClient.secret,
+                               "RIDER_DPOP": "required"]
+            let login = try await sandbox.rider(["login", "--client-credentials"], environment: environment)
+            #expect(login.status == 0, "\(login)")
+            #expect(login.stdout.contains(StandardOAuthClient.id), "\(login)")
+            let show = try await sandbox.rider(["session", "show"], environment: environment)
+            #expect(show.stdout.contains("bound to a DPoP key"), "\(show)")
+            let whoami = try await sandbox.rider(["whoami"], environment: environment)
+            #expect(whoami.stdout.contains("rider-standard-client@clients.invalid"), "\(whoami)")
+
+            await server.store.expireAccessTokens()
+            let again = try await sandbox.rider(["whoami"], environment: environment)
+            #expect(again.status == 0, "renewed by a new client credentials grant: \(again)")
+            #expect(await server.store.stats().refreshGrants == 0, "never a refresh grant: there is no refresh token")
+
+            let logout = try await sandbox.rider(["logout"], environment: environment)
+            #expect(logout.status == 0, "\(logout)")
+            #expect(try await sandbox.rider(["whoami"], environment: environment).status == 4)
+            await expectNoSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
+    @Test("a public client cannot sign in as itself: a clear refusal naming what it needs, nothing sent or stored")
+    func clientCredentialsNeedAConfidentialClient() async throws {
+        try await withSandboxedReferenceServer { server, sandbox in
+            let run = try await sandbox.rider(["login", "--client-credentials"], environment: ["RIDER_CLIENT_ID": "rider-cli"])
+            #expect(run.status != 0, "\(run)")
+            #expect(run.stderr.contains("client secret or a private key"), "\(run)")
+            #expect(await server.store.stats().failedTokenRequests == 0)
+        }
+    }
 }

@@ -77,7 +77,7 @@ struct TokenEndpointTests {
             ("grant_type=refresh_token", "invalid_request"),
             ("grant_type=password&grant_type=password&username=demo%40example.com&password=rider-demo", "invalid_request"),
             ("grant_type=password&username=demo%40example.com&password=bad%ZZescape", "invalid_request"),
-            ("grant_type=client_credentials", "unsupported_grant_type"),
+            ("grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer", "unsupported_grant_type"),
             ("grant_type=password&username=demo%40example.com&password=rider-demo&scope=%22quoted%22", "invalid_scope"),
         ]
     )

@@ -30,4 +30,14 @@ extension LoginCommand {
         let others = await Self.activate(session, context)
         try context.print(json: output, lines: [output.line + " (a token given by hand: never renewed)"] + others)
     }
+
+    /// `rider login --client-credentials`: the client signs in as itself with its secret or key;
+    /// the session has no refresh token and is renewed by asking again.
+    func signInAsClient(_ context: CommandContext) async throws {
+        let session = try await context.rider.signIn(.clientCredentials)
+        let name = session.identity?.name ?? session.userID.rawValue
+        let output = LoginOutput(server: context.server, issuer: context.issuer, email: name, session: session)
+        let others = await Self.activate(session, context)
+        try context.print(json: output, lines: [output.line + " (the client itself: renewed by asking again)"] + others)
+    }
 }

@@ -66,11 +66,18 @@ struct LoginCommand: GlobalOptionsCommand {
               rider login --web --no-browser
               rider login --web --listen 127.0.0.1:8400 --listen '[::1]:8400'
               rider login --with-token < token.txt
+              RIDER_CLIENT_ID=ci-job RIDER_CLIENT_KEY_FILE=$HOME/.config/rider/ci-job.pem \\
+                rider login --client-credentials
 
             With --with-token (for jobs), rider reads an access token from standard input, \
             never from the command line, and keeps it as the session of the server: it is \
             never renewed, and ends when the server refuses it. To use a token without \
             storing it, set RIDER_TOKEN instead.
+
+            With --client-credentials (for jobs and services that act for no person), the \
+            client signs in as itself (RFC 6749 client credentials): client_id with \
+            client_secret or with client_key_file (private_key_jwt, RFC 7523). The session \
+            has no refresh token; rider asks for new tokens the same way when they expire.
             """
     )
 
@@ -106,9 +113,18 @@ struct LoginCommand: GlobalOptionsCommand {
     @Flag(help: "Read an access token from standard input and keep it as the session (never renewed).")
     var withToken = false
 
+    @Flag(name: .customLong("client-credentials"),
+          help: "Sign in as the client itself (RFC 6749 client credentials), for a job that acts for no person: needs client_id with client_secret or client_key_file. Renewed by asking again.")
+    var clientCredentials = false
+
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
     func validate() throws {
+        if clientCredentials, withToken || web || device || noBrowser || email != nil || passwordStdin || timeout != nil
+            || redirectPath != nil || !listen.isEmpty {
+            throw ValidationError("--client-credentials signs the client in with its own secret or key: leave out the "
+                + "other sign-in options")
+        }
         if withToken, web || device || noBrowser || email != nil || passwordStdin || timeout != nil
             || redirectPath != nil || !listen.isEmpty {
             throw ValidationError("--with-token reads an access token from standard input: leave out the other sign-in options")
@@ -138,6 +154,7 @@ struct LoginCommand: GlobalOptionsCommand {
         try CommandContext.refuseGivenToken(to: "log in")
         let context = try CommandContext(global)
         if withToken { return try await signInWithToken(context) }
+        if clientCredentials { return try await signInAsClient(context) }
         if web { return try await signInWithBrowser(context) }
         if device { return try await signInWithDeviceCode(context) }
         if email == nil, !passwordStdin, let (flow, passwordOffered) = try await standardFlow(context) {

@@ -22,7 +22,7 @@ extension ReferenceResponder {
             userinfoEndpoint: origin + "/userinfo",
             deviceAuthorizationEndpoint: origin + "/oauth2/device_authorization",
             grantTypesSupported: (passwordGrant ? ["password"] : [])
-                + ["authorization_code", "refresh_token", TokenEndpointError.deviceCodeGrantType],
+                + ["authorization_code", "refresh_token", TokenEndpointError.deviceCodeGrantType, "client_credentials"],
             responseTypesSupported: ["code"],
             codeChallengeMethodsSupported: ["S256"],
             authorizationResponseIssParameterSupported: true,

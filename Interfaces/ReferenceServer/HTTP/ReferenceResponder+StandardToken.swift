@@ -79,7 +79,7 @@ struct StandardTokenResponseBody: Encodable, Sendable {
     /// `bearer`, in lower case as some servers write it; `DPoP` for bound tokens (RFC 9449 §5).
     let tokenType: String
     let expiresIn: Int?
-    let refreshToken: String
+    let refreshToken: String?
     let idToken: String?
 
     init(_ pair: TokenPair) {

@@ -84,6 +84,15 @@ extension ReferenceResponder {
             case .invalid:
                 throw TokenEndpointError.invalidGrant("the device code is unknown, already used, or was issued to another client")
             }
+        case "client_credentials"?:
+            // RFC 6749 §4.4: only a client that authenticates (a secret or a key) acts as itself.
+            guard let clientID = try await authenticatedClient(request, form: form),
+                  clientID != PublicOAuthClient.id else {
+                throw TokenEndpointError(code: "unauthorized_client",
+                                         description: "the client credentials grant is for a client that authenticates "
+                                             + "(\(StandardOAuthClient.id) with its secret, \(KeyOAuthClient.id) with its key)")
+            }
+            return await store.clientCredentialsGrant(clientID: clientID, scope: scope, jkt: jkt)
         case "authorization_code"?:
             let code = try Self.required(form, "code")
             let clientID = try await authenticatedClient(request, form: form)

@@ -20,7 +20,8 @@ struct TokenEndpointError: Error, Sendable {
 
     static let unsupportedGrantType = TokenEndpointError(
         code: "unsupported_grant_type",
-        description: "grant_type must be password, authorization_code, refresh_token or \(deviceCodeGrantType)"
+        description: "grant_type must be password, authorization_code, refresh_token, client_credentials or "
+            + deviceCodeGrantType
     )
 
     /// The password grant while it is off (`--no-password-grant`).

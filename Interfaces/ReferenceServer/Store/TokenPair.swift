@@ -1,7 +1,8 @@
 /// The tokens one successful grant hands out.
 struct TokenPair: Sendable {
     let accessToken: String
-    let refreshToken: String
+    /// `nil` for the client credentials grant, which issues none (RFC 6749 §4.4.3).
+    var refreshToken: String?
     /// Whole seconds the access token lives; `nil` when only the token's JWT `exp` says it.
     let expiresIn: Int?
     let user: ReferenceUser

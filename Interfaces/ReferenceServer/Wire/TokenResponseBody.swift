@@ -5,7 +5,7 @@ struct TokenResponseBody: Encodable, Sendable {
     let tokenType: String
     /// Left out (not `null`) for JWT access tokens.
     let expiresIn: Int?
-    let refreshToken: String
+    let refreshToken: String?
     let userID: String
     let role: String
     let scope: String?

@@ -33,6 +33,21 @@ struct SessionMachineTests {
         #expect(empty.noSessionError.code == .notSignedIn)
     }
 
+    @Test("a client's own session has no refresh token and is renewed by asking again as the client; a person's without one is not renewed")
+    func clientSessionReissued() {
+        var client = Fixtures.session(accessToken: "client-1", refreshToken: nil)
+        client.isClientSession = true
+        var machine = Self.signedIn(client)
+        #expect(machine.refreshWanted(rejecting: nil, at: Self.now) == .start(client, generation: 0))
+        #expect(machine.refresh(of: 0, .stored(client)) == .reissue)
+        var reissued = Fixtures.session(accessToken: "client-2", refreshToken: nil)
+        reissued.isClientSession = true
+        #expect(machine.refresh(of: 0, .renewed(reissued)) == .save(reissued))
+
+        var person = Self.signedIn(Fixtures.session(accessToken: "given", refreshToken: nil))
+        #expect(person.refreshWanted(rejecting: nil, at: Self.now) == .fail(.cannotRenew))
+    }
+
     @Test("one refresh at a time: the first caller starts it, the others join and are counted")
     func singleFlight() {
         var machine = Self.signedIn()
