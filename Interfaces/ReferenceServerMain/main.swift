@@ -67,6 +67,11 @@ struct RiderServerCommand: AsyncParsableCommand {
                                valueName: "file"))
     var clientPublicKey: String?
 
+    @Option(name: .customLong("dpop-required-client"),
+            help: ArgumentHelp("With --dpop supported: require DPoP proofs of this client anyway (repeatable), as FAPI 2.0 requires per client.",
+                               valueName: "client-id"))
+    var dpopRequiredClients: [String] = []
+
     @Flag(name: .customLong("form-hostile-tokens"), help: "Issue tokens that contain +, / and = to test client form encoding.")
     var formHostileTokens = false
 
@@ -91,6 +96,9 @@ struct RiderServerCommand: AsyncParsableCommand {
         guard deviceCodeLifetime >= 1, devicePollInterval >= 1 else {
             throw ValidationError("--device-code-lifetime and --device-poll-interval must be at least 1 second.")
         }
+        guard dpopRequiredClients.isEmpty || dpop != .off else {
+            throw ValidationError("--dpop-required-client needs --dpop supported or --dpop required.")
+        }
         guard !dpopNonce || dpop != .off else {
             throw ValidationError("--dpop-nonce needs --dpop supported or --dpop required.")
         }
@@ -108,6 +116,7 @@ struct RiderServerCommand: AsyncParsableCommand {
             }
             configuration.clientPublicKeyPEM = pem
         }
+        configuration.dpopRequiredClients = Set(dpopRequiredClients)
         // Read first: a parent that exits while the server starts is noticed all the same.
         let parent = getppid()
         let server: RunningReferenceServer

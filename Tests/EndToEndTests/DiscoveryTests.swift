@@ -28,7 +28,8 @@ struct DiscoveryTests {
             #expect(endpoints["authorization_endpoint"] == server.baseURL.absoluteString + "/oauth2/authorize")
             #expect(endpoints["jwks_uri"] == server.baseURL.absoluteString + "/jwks.json")
             #expect(shown["grant_types_supported"] as? [String]
-                == ["password", "authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"])
+                == ["password", "authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code",
+                    "client_credentials"])
 
             let requests = await server.store.stats().requests
             let again = try await sandbox.rider(["provider", "show"], environment: environment)

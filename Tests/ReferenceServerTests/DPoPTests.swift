@@ -244,3 +244,28 @@ struct DPoPTests {
         }
     }
 }
+
+/// DPoP required of one client while others may still get bearer tokens (FAPI 2.0 per client).
+@Suite("DPoP: required per client")
+struct DPoPPerClientTests {
+    @Test("a client the server requires DPoP of gets invalid_dpop_proof without a proof, and bound tokens with one; others still get bearer tokens")
+    func requiredOfOneClient() async throws {
+        var configuration = DPoPTests.configuration(.supported)
+        configuration.dpopRequiredClients = ["rider-cli"]
+        try await TestServer.with(configuration) { server in
+            let form = DPoPTests.passwordGrant + [("client_id", "rider-cli")]
+            let headers = ["Content-Type": "application/x-www-form-urlencoded"]
+            let refused = try await server.send("POST", "/auth/token", headers: headers, body: Data(FormBody.encode(form).utf8))
+            #expect(refused.status == 400)
+            #expect(try DPoPTests.tokenError(refused) == "invalid_dpop_proof")
+
+            var proven = headers
+            proven["DPoP"] = try await ProofKey().proof("POST", DPoPTests.url(server, "/auth/token"))
+            let bound = try await server.send("POST", "/auth/token", headers: proven, body: Data(FormBody.encode(form).utf8))
+            #expect(try bound.decode(TokenBody.self).tokenType == "DPoP")
+
+            let anonymous = try await DPoPTests.login(server, proof: nil)
+            #expect(try anonymous.decode(TokenBody.self).tokenType == "Bearer", "a client not on the list may still use bearer tokens")
+        }
+    }
+}

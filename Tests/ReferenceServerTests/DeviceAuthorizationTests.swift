@@ -97,7 +97,7 @@ struct DeviceAuthorizationTests {
                 let document = try await server.get(path).object()
                 #expect(document["device_authorization_endpoint"] as? String == "http://localhost/oauth2/device_authorization")
                 #expect(document["grant_types_supported"] as? [String]
-                    == ["password", "authorization_code", "refresh_token", Self.deviceGrant])
+                    == ["password", "authorization_code", "refresh_token", Self.deviceGrant, "client_credentials"])
             }
         }
     }
@@ -456,7 +456,7 @@ struct DeviceAuthorizationTests {
         try await Self.withDeviceServer(configuration) { server, clock in
             let metadata = try await server.get("/.well-known/openid-configuration")
             let grants = try #require(try JSONSerialization.jsonObject(with: Data(metadata.text.utf8)) as? [String: Any])["grant_types_supported"] as? [String]
-            #expect(grants == ["authorization_code", "refresh_token", Self.deviceGrant])
+            #expect(grants == ["authorization_code", "refresh_token", Self.deviceGrant, "client_credentials"])
 
             let password = try await server.postForm("/auth/token", [("grant_type", "password"),
                                                                      ("username", "demo@example.com"), ("password", "rider-demo")])

@@ -45,6 +45,15 @@ extension ReferenceResponder {
         let scope = try Self.scope(form["scope"])
         // Before the grant is looked at: a request refused for its proof spends no code or token.
         let jkt = try await tokenRequestProof(request)
+        // A client the server requires DPoP of (`--dpop-required-client`) gets no bearer tokens,
+        // whether it names itself (client_id) or authenticates (HTTP Basic, an assertion).
+        if jkt == nil, !dpopRequiredClients.isEmpty {
+            var named = form["client_id"]
+            if named == nil { named = (try? await authenticatedClient(request, form: form)) ?? nil }
+            if let named, dpopRequiredClients.contains(named) {
+                throw TokenEndpointError.invalidDPoPProof("this server requires a DPoP proof from the client \(named)")
+            }
+        }
         switch form["grant_type"] {
         case nil, ""?:
             throw TokenEndpointError.invalidRequest("grant_type is missing")

@@ -30,6 +30,9 @@ struct ReferenceResponder: HTTPResponder {
     /// The public key (PEM) ``KeyOAuthClient`` signs its `private_key_jwt` assertions with;
     /// `nil`: no such client (`--client-public-key`).
     let clientPublicKeyPEM: String?
+    /// The clients whose token requests must carry a DPoP proof, with DPoP on
+    /// (`--dpop-required-client`): FAPI 2.0's per-client sender constraint.
+    let dpopRequiredClients: Set<String>
     let logger: Logger
 
     func respond(to request: Request, context: ReferenceRequestContext) async throws -> Response {

@@ -102,6 +102,7 @@ public enum ReferenceServer {
                 proofs: DPoPProofVerifier(now: store.now, requiresNonces: configuration.dpop != .off && configuration.dpopNonces),
                 pushedAuthorization: configuration.pushedAuthorization,
                 clientPublicKeyPEM: configuration.clientPublicKeyPEM,
+                dpopRequiredClients: configuration.dpop == .off ? [] : configuration.dpopRequiredClients,
                 logger: logger
             ),
             configuration: ApplicationConfiguration(

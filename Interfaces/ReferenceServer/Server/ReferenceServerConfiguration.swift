@@ -78,6 +78,10 @@ public struct ReferenceServerConfiguration: Sendable {
     /// `private_key_jwt` assertions (RFC 7523) wherever a client authenticates; `nil` (the
     /// default): no such client.
     public var clientPublicKeyPEM: String?
+    /// With DPoP on (``DPoPMode/supported``), the clients that must prove a key anyway: a token
+    /// request naming or authenticating one of them without a proof is refused
+    /// (`invalid_dpop_proof`), while other clients may still get bearer tokens. Empty by default.
+    public var dpopRequiredClients: Set<String> = []
 
     /// Creates a configuration; every parameter has a test-friendly default.
     public init(
