@@ -177,6 +177,8 @@ public struct RiderError: Error, Hashable, Sendable {
         case signIn
         /// Sign in without a password: with the browser, with a device code, as the provider offers.
         case signInWithoutPassword(browser: Bool, deviceCode: Bool)
+        /// Name the provider (its issuer), so that a sign-in without a password can start, then sign in.
+        case nameProviderToSignInWithoutPassword
         /// Set the client id the provider registered for this program.
         case setClientID
         /// Give the encrypted file's passphrase (none was given).

@@ -290,6 +290,23 @@ struct BrowserSignInTests {
         }
     }
 
+    @Test("over SSH, with no browser and no terminal to paste on, rider says how to sign in from another machine")
+    func overSSH() async throws {
+        try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
+            var (environment, _) = try Self.environment(server, sandbox)
+            environment["BROWSER"] = ""
+            let local = try await sandbox.rider(["login", "--web", "--timeout", "1"], environment: environment)
+            #expect(local.stderr.contains("open this address in a browser on this machine"), "\(local)")
+            #expect(!local.stderr.contains("SSH"), "\(local)")
+
+            environment["SSH_CONNECTION"] = "192.0.2.7 51000 192.0.2.1 22"
+            let remote = try await sandbox.rider(["login", "--web", "--timeout", "1"], environment: environment)
+            #expect(remote.status == 3, "\(remote)")
+            #expect(remote.stderr.contains("This is an SSH session") && remote.stderr.contains("`rider login --device`")
+                && remote.stderr.contains("paste the browser's last address back"), "\(remote)")
+        }
+    }
+
     @Test("no answer within --timeout: exit 3, nothing stored, the port closed")
     func timeout() async throws {
         try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in

@@ -107,6 +107,30 @@ struct DeviceSignInTests {
         }
     }
 
+    @Test("a password refused where no issuer is set names one step that works, setting the issuer, and that step signs in")
+    func passwordRefusedWithoutIssuer() async throws {
+        var configuration = Self.configuration
+        configuration.passwordGrant = false
+        try await withSandboxedReferenceServer(configuration) { server, sandbox in
+            let refused = try await sandbox.rider(["login", "--email", Demo.email, "--password-stdin"],
+                                                  environment: [:], stdin: Demo.password + "\n")
+            #expect(refused.status == 10, "\(refused)")
+            #expect(refused.stderr.contains("Set issuer to the provider's address (`rider config set issuer URL` or "
+                + "RIDER_ISSUER), then run `rider login`"), "\(refused)")
+            #expect(!refused.stderr.contains("--device") && !refused.stderr.contains("--web"),
+                    "neither starts without an issuer: \(refused)")
+
+            // The step it names: the issuer set beside the server, plain rider login signs in.
+            var (environment, opened) = try Self.issuerOnly(server, browser: sandbox)
+            environment["RIDER_BASE_URL"] = nil
+            async let login = sandbox.rider(["login"], environment: environment)
+            #expect(try await Self.answer(try await Self.openedPage(opened), action: "approve", server: server) == 200)
+            let run = try await login
+            #expect(run.status == 0, "\(run)")
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
     @Test("declined at the page: exit 3, nothing stored")
     func declined() async throws {
         try await withSandboxedReferenceServer(Self.configuration) { server, sandbox in

@@ -171,7 +171,14 @@ struct LoginCommand: GlobalOptionsCommand {
         }
         let email = try email ?? TerminalInput.readLine(prompt: "Email: ", echo: true, hint: "pass --email")
         let password = try PasswordInput.read(fromStandardInput: passwordStdin)
-        let session = try await context.rider.login(Credentials(email: email, password: password))
+        let session: Session
+        do {
+            session = try await context.rider.login(Credentials(email: email, password: password))
+        } catch let error as RiderError where error.remedy == .signInWithoutPassword(browser: true, deviceCode: true)
+                    && !Self.canSignInWithoutPassword(context) {
+            // Neither --web nor --device can start without the provider's endpoints: name the step that can.
+            throw error.suggesting(.nameProviderToSignInWithoutPassword)
+        }
         let output = LoginOutput(server: context.server, issuer: context.issuer, email: email, session: session)
         let others = await Self.activate(session, context)
         try context.print(json: output, lines: [output.line] + others)
@@ -220,6 +227,12 @@ struct LoginCommand: GlobalOptionsCommand {
         try await printSignedIn(session, context)
     }
 
+    /// Whether a browser or device-code sign-in can start: an issuer, or their endpoints set.
+    private static func canSignInWithoutPassword(_ context: CommandContext) -> Bool {
+        let server = context.rider.authorizationServer
+        return server.discovery != nil || server.explicit.authorization != nil || server.explicit.deviceAuthorization != nil
+    }
+
     /// Where to sign in, on standard error.
     private static func tell(_ prompt: SignInWithBrowser.Prompt, pastes: Bool, timeout: TimeInterval) {
         let page = prompt.url.absoluteString.terminalSafe
@@ -232,6 +245,12 @@ struct LoginCommand: GlobalOptionsCommand {
                 + "that it cannot load, copy that whole address and paste it here, then press Enter.")
         } else {
             Console.standardError("To sign in, open this address in a browser on this machine (it works once):\n  \(page)")
+            if ProcessInfo.processInfo.environment.keys.contains(where: { $0 == "SSH_CONNECTION" || $0 == "SSH_TTY" }) {
+                // A browser on the person's own machine cannot reach this one's loopback.
+                Console.standardError("This is an SSH session: to sign in from a browser on another machine, run "
+                    + "`rider login --web` with standard input on the terminal and paste the browser's last address "
+                    + "back, or use `rider login --device`.")
+            }
         }
         Console.standardError("Waiting for the sign-in in the browser (up to \(Int(timeout)) s; Ctrl-C to give up)…")
     }

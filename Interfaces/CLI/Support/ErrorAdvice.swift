@@ -17,6 +17,9 @@ enum ErrorAdvice {
         case .signInWithoutPassword(let browser, let deviceCode):
             "use " + [(browser, "`rider login --web`"), (deviceCode, "`rider login --device`")]
                 .filter(\.0).map(\.1).joined(separator: " or ")
+        case .nameProviderToSignInWithoutPassword:
+            "set issuer to the provider's address (`rider config set issuer URL` or RIDER_ISSUER), then run "
+                + "`rider login`, which signs in with the browser or a device code"
         case .setClientID:
             "set client_id (`rider config set client_id …` or RIDER_CLIENT_ID)"
         case .givePassphrase:

@@ -52,6 +52,8 @@ struct ErrorAdviceTests {
          "use `rider login --web` or `rider login --device`"),
         (.signInWithoutPassword(browser: false, deviceCode: true), "use `rider login --device`"),
         (.setClientID, "RIDER_CLIENT_ID"),
+        (.nameProviderToSignInWithoutPassword, "set issuer to the provider's address (`rider config set issuer URL` or "
+            + "RIDER_ISSUER), then run `rider login`"),
         (.cacheInMemory, "or set RIDER_CACHE=memory"),
         (.clearCache, "`rider cache clear` starts it afresh"),
         (.listSports, "see `rider sports list`"),
