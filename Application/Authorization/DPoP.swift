@@ -98,9 +98,9 @@ package struct DPoP: Sendable {
             struct TokenError: Decodable { var error: String? }
             return (try? JSONDecoder().decode(TokenError.self, from: response.body))?.error == "use_dpop_nonce"
         case 401:
-            let challenge = response.headers["WWW-Authenticate"] ?? ""
-            return challenge.range(of: "DPoP", options: [.caseInsensitive, .anchored]) != nil
-                && challenge.contains("use_dpop_nonce")
+            return AuthenticationChallenge.challenges(in: response).contains {
+                $0.isScheme("DPoP") && $0.error == "use_dpop_nonce"
+            }
         default:
             return false
         }

@@ -50,7 +50,7 @@ package enum TokenErrorMapping {
         case ("invalid_client", _), ("unauthorized_client", _):
             return .invalidConfiguration(
                 "the token endpoint rejected the client id or secret" + (detail.map { " (\($0))" } ?? ""))
-        case (nil, 401) where response.headers["WWW-Authenticate"]?.lowercased().hasPrefix("basic") == true:
+        case (nil, 401) where AuthenticationChallenge.challenges(in: response).contains(where: { $0.isScheme("Basic") }):
             // RFC 6749 §5.2: a Basic challenge from the token endpoint means the client id or
             // secret was refused, even when the error body is missing.
             return .invalidConfiguration("the token endpoint rejected the client id or secret")
