@@ -9,16 +9,73 @@ extension ProviderDiscovery {
     /// - Parameter issuer: the issuer identifier.
     /// - Returns: the two URLs.
     package static func wellKnownURLs(for issuer: URL) -> [URL] {
+        wellKnownURLs(for: issuer, order: .openIDConnectFirst)
+    }
+
+    /// Where the metadata of `issuer` may be, in the order `order` asks them, each without the
+    /// issuer's terminating `/`:
+    /// - ``MetadataProbeOrder/openIDConnectFirst``: OpenID Connect's appended to the path, then
+    ///   RFC 8414's inserted before it (§3.1).
+    /// - ``MetadataProbeOrder/authorizationServerFirst`` (the MCP authorization specification's,
+    ///   2025-11-25): RFC 8414's inserted, OpenID Connect's inserted, OpenID Connect's appended;
+    ///   for an issuer without a path, RFC 8414's then OpenID Connect's.
+    /// - Parameters:
+    ///   - issuer: the issuer identifier.
+    ///   - order: which locations, in which order.
+    /// - Returns: the URLs.
+    package static func wellKnownURLs(for issuer: URL, order: MetadataProbeOrder) -> [URL] {
         guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false) else { return [] }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
         components.query = nil
         components.fragment = nil
-        var openID = components
-        openID.percentEncodedPath = path + "/.well-known/openid-configuration"
-        var oauth = components
-        oauth.percentEncodedPath = "/.well-known/oauth-authorization-server" + path
-        return [openID.url, oauth.url].compactMap { $0 }
+        func at(_ wellKnownPath: String) -> URL? {
+            var url = components
+            url.percentEncodedPath = wellKnownPath
+            return url.url
+        }
+        let oauthInserted = at("/.well-known/oauth-authorization-server" + path)
+        let openIDAppended = at(path + "/.well-known/openid-configuration")
+        switch order {
+        case .openIDConnectFirst:
+            return [openIDAppended, oauthInserted].compactMap { $0 }
+        case .authorizationServerFirst where path.isEmpty:
+            return [oauthInserted, openIDAppended].compactMap { $0 }
+        case .authorizationServerFirst:
+            return [oauthInserted, at("/.well-known/openid-configuration" + path), openIDAppended].compactMap { $0 }
+        }
+    }
+
+    /// Whether `metadata` lacks an endpoint another of the issuer's documents may name.
+    static func lacksMergeableEndpoint(_ metadata: ProviderMetadata) -> Bool {
+        metadata.endpoints.revocation == nil || metadata.endpoints.deviceAuthorization == nil
+            || metadata.endpoints.pushedAuthorizationRequest == nil || metadata.registrationEndpoint == nil
+    }
+
+    /// `first` with the revocation, device authorization, pushed authorization request and
+    /// registration endpoints it lacks taken from `other` (a document of the same issuer); every
+    /// other member stays `first`'s.
+    package static func merged(_ first: ProviderMetadata, filledFrom other: ProviderMetadata) -> ProviderMetadata {
+        var merged = first
+        merged.endpoints.revocation = first.endpoints.revocation ?? other.endpoints.revocation
+        merged.endpoints.deviceAuthorization = first.endpoints.deviceAuthorization ?? other.endpoints.deviceAuthorization
+        merged.endpoints.pushedAuthorizationRequest = first.endpoints.pushedAuthorizationRequest
+            ?? other.endpoints.pushedAuthorizationRequest
+        merged.registrationEndpoint = first.registrationEndpoint ?? other.registrationEndpoint
+        return merged
+    }
+
+    /// Checks a registration endpoint (RFC 7591) as the other endpoints are checked.
+    static func check(registration: URL?) throws {
+        guard let registration else { return }
+        var endpoints = ProviderEndpoints()
+        endpoints.token = registration
+        do {
+            try check(endpoints)
+        } catch {
+            throw RiderError.invalidConfiguration("the provider's registration_endpoint is not usable: it must be https "
+                + "(http only to a loopback address), without user name, password or fragment")
+        }
     }
 
     /// How long to keep a document the provider sent with `cacheControl`: its `max-age` (capped at

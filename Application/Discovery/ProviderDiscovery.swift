@@ -27,6 +27,8 @@ public actor ProviderDiscovery {
         public var maximumLifetime: TimeInterval
         /// How long one metadata request may take.
         public var requestTimeout: TimeInterval
+        /// Where the metadata is looked for, and whether documents are merged.
+        package var probeOrder: MetadataProbeOrder = .openIDConnectFirst
 
         /// - Parameters:
         ///   - issuer: the issuer identifier.
@@ -158,26 +160,50 @@ public actor ProviderDiscovery {
         return Discovered(metadata: stored.metadata, storedAt: now, expiresAt: stored.expiresAt, source: .network)
     }
 
-    /// Asks the well-known locations in turn, the next only when one answers 4xx.
+    /// Asks the well-known locations in turn, the next only when one answers 4xx. In the
+    /// ``MetadataProbeOrder/authorizationServerFirst`` order, the first document's missing
+    /// endpoints are then taken from the later locations' documents of the same issuer.
     private func fetch() async throws -> (metadata: ProviderMetadata, lifetime: TimeInterval?) {
         var tried: [String] = []
-        for url in Self.wellKnownURLs(for: configuration.issuer) {
-            let response = try await get(url)
-            if response.isSuccess {
-                let dto = try ContractCoding.decode(ProviderMetadataDTO.self, from: response.body,
-                                                    what: "the provider metadata at \(url.path)")
-                let metadata = try dto.toDomain()
-                try check(metadata)
-                return (metadata, Self.lifetime(cacheControl: response.headers["Cache-Control"], configuration))
+        var found: (metadata: ProviderMetadata, lifetime: TimeInterval?)?
+        for url in Self.wellKnownURLs(for: configuration.issuer, order: configuration.probeOrder) {
+            if var first = found {
+                guard configuration.probeOrder == .authorizationServerFirst, Self.lacksMergeableEndpoint(first.metadata)
+                else { break }
+                // The first document decides; another only fills its gaps, and one that fails in
+                // any way (absent, another issuer, unusable) is passed over.
+                if let other = try? await document(at: url), (try? check(other.metadata)) != nil {
+                    first.metadata = Self.merged(first.metadata, filledFrom: other.metadata)
+                    found = first
+                }
+                continue
             }
-            guard (400..<500).contains(response.status), response.status != 429 else {
-                throw ProblemMapping.error(for: response)
+            if let answer = try await document(at: url) {
+                try check(answer.metadata)
+                found = answer
+            } else {
+                tried.append(url.absoluteString)
             }
-            tried.append(url.absoluteString)
         }
+        if let found { return found }
         throw RiderError.invalidConfiguration("the issuer \(issuer) publishes no metadata (tried "
             + tried.joined(separator: " and ") + "); check the issuer, or leave it unset and set token_path "
             + "and the other endpoints instead")
+    }
+
+    /// The document at `url`, with how long it may be kept; `nil` when the location answers 4xx
+    /// (but 429): nothing there.
+    private func document(at url: URL) async throws -> (metadata: ProviderMetadata, lifetime: TimeInterval?)? {
+        let response = try await get(url)
+        if response.isSuccess {
+            let dto = try ContractCoding.decode(ProviderMetadataDTO.self, from: response.body,
+                                                what: "the provider metadata at \(url.path)")
+            return (try dto.toDomain(), Self.lifetime(cacheControl: response.headers["Cache-Control"], configuration))
+        }
+        guard (400..<500).contains(response.status), response.status != 429 else {
+            throw ProblemMapping.error(for: response)
+        }
+        return nil
     }
 
     /// `GET url` without credentials, following redirects within the issuer's origin only.
@@ -212,5 +238,6 @@ public actor ProviderDiscovery {
                 + "to exactly its value")
         }
         try Self.check(metadata.endpoints)
+        try Self.check(registration: metadata.registrationEndpoint)
     }
 }

@@ -19,6 +19,7 @@ struct ProviderMetadataDTO: Decodable, Sendable {
     var pushedAuthorizationRequestEndpoint: String?
     var requirePushedAuthorizationRequests: Bool?
     var tokenEndpointAuthMethodsSupported: [String]?
+    var registrationEndpoint: String?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -35,6 +36,7 @@ struct ProviderMetadataDTO: Decodable, Sendable {
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+        case registrationEndpoint = "registration_endpoint"
     }
 
     /// The metadata, every endpoint checked as a configured URL is.
@@ -65,7 +67,9 @@ struct ProviderMetadataDTO: Decodable, Sendable {
         described.dpopSigningAlgValuesSupported = dpopSigningAlgValuesSupported
         described.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
         described.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
+        described.registrationEndpoint = try endpoint(registrationEndpoint, "registration_endpoint")
         try ProviderDiscovery.check(described.endpoints)
+        try ProviderDiscovery.check(registration: described.registrationEndpoint)
         return described
     }
 }

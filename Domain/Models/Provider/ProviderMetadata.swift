@@ -29,6 +29,9 @@ package struct ProviderMetadata: Hashable, Sendable, Codable {
     /// `token_endpoint_auth_methods_supported` (RFC 8414 §2): how clients may authenticate;
     /// `nil` when the provider did not say (RFC 8414 then implies `client_secret_basic`).
     package var tokenEndpointAuthMethodsSupported: [String]?
+    /// `registration_endpoint` (RFC 7591 §3): where a client registers itself; `nil` when the
+    /// provider names none. Checked like the other endpoints.
+    package var registrationEndpoint: URL?
 
     /// - Parameters:
     ///   - issuer: the issuer identifier.
