@@ -59,10 +59,14 @@ package struct DPoP: Sendable {
     /// `request` with a fresh proof in its `DPoP` header, made with `key` for `accessToken` (on a
     /// resource request) and the latest nonce of the request's server.
     package func proving(_ request: HTTPRequest, with key: any DPoPKey, accessToken: String?) async throws -> HTTPRequest {
+        try await proving(request, with: key, accessToken: accessToken, nonce: nonces[request.url])
+    }
+
+    private func proving(_ request: HTTPRequest, with key: any DPoPKey, accessToken: String?,
+                         nonce: String?) async throws -> HTTPRequest {
         var request = request
         request.headers["DPoP"] = try await key.proof(method: request.method.rawValue, url: request.url,
-                                                      accessToken: accessToken, nonce: nonces[request.url],
-                                                      at: clock.now)
+                                                      accessToken: accessToken, nonce: nonce, at: clock.now)
         return request
     }
 
@@ -73,20 +77,25 @@ package struct DPoP: Sendable {
     ///   - send: sends one attempt.
     package func send(_ request: HTTPRequest, with key: any DPoPKey, accessToken: String?,
                       through send: (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
-        let response = try await send(try await proving(request, with: key, accessToken: accessToken))
-        let hadNonce = nonces[request.url]
-        noteNonce(of: response, from: request.url)
-        guard Self.asksForNonce(response), nonces[request.url] != nil, nonces[request.url] != hadNonce else {
-            return response
-        }
-        return try await send(try await proving(request, with: key, accessToken: accessToken))
+        // The server's origin once per request: parsing the address is a good part of a proof's cost.
+        let origin = RedirectMiddleware.origin(of: request.url)
+        let hadNonce = nonces[origin: origin]
+        let response = try await send(try await proving(request, with: key, accessToken: accessToken, nonce: hadNonce))
+        guard let given = Self.nonce(in: response) else { return response }
+        nonces[origin: origin] = given
+        guard given != hadNonce, Self.asksForNonce(response) else { return response }
+        return try await send(try await proving(request, with: key, accessToken: accessToken, nonce: given))
     }
 
     /// Keeps the `DPoP-Nonce` a response from `url`'s server carries.
     package func noteNonce(of response: HTTPResponse, from url: URL) {
-        if let nonce = response.headers["DPoP-Nonce"], !nonce.isEmpty, nonce.utf8.count <= 1024 {
-            nonces[url] = nonce
-        }
+        if let nonce = Self.nonce(in: response) { nonces[url] = nonce }
+    }
+
+    /// The usable `DPoP-Nonce` `response` carries, if any.
+    private static func nonce(in response: HTTPResponse) -> String? {
+        guard let nonce = response.headers["DPoP-Nonce"], !nonce.isEmpty, nonce.utf8.count <= 1024 else { return nil }
+        return nonce
     }
 
     /// Whether `response` is a server's demand for a proof with its nonce: a token endpoint's
@@ -129,8 +138,13 @@ package struct DPoP: Sendable {
         private var byOrigin: [String: String] = [:]
 
         subscript(url: URL) -> String? {
-            get { lock.withLock { byOrigin[RedirectMiddleware.origin(of: url)] } }
-            set { lock.withLock { byOrigin[RedirectMiddleware.origin(of: url)] = newValue } }
+            get { self[origin: RedirectMiddleware.origin(of: url)] }
+            set { self[origin: RedirectMiddleware.origin(of: url)] = newValue }
+        }
+
+        subscript(origin origin: String) -> String? {
+            get { lock.withLock { byOrigin[origin] } }
+            set { lock.withLock { byOrigin[origin] = newValue } }
         }
     }
 }

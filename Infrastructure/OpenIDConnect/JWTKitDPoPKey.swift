@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import JWTKit
 import RiderDomain
+import Synchronization
 
 /// A DPoP key (RFC 9449) over jwt-kit and swift-crypto: an ES256 key pair, proofs signed by
 /// jwt-kit with `typ: dpop+jwt` and the public `jwk` in the header.
@@ -9,6 +10,9 @@ package struct JWTKitDPoPKey: DPoPKey {
     private let key: P256.Signing.PrivateKey
     /// The same key as jwt-kit takes it, made once: every proof signs with it.
     private let signingKey: ES256PrivateKey
+    /// jwt-kit's signer holding ``signingKey``, made once per key rather than per proof (an actor
+    /// made and filled for each proof cost as much as the rest of the proof's JSON).
+    private let signer = Signer()
     package let publicJWK: [String: String]
     package let thumbprint: String
 
@@ -52,9 +56,22 @@ package struct JWTKitDPoPKey: DPoPKey {
             jti: Self.base64URL(Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })),
             htm: method.uppercased(), htu: Self.target(of: url), iat: Int(now.timeIntervalSince1970),
             ath: accessToken.map { Self.base64URL(Data(SHA256.hash(data: Data($0.utf8)))) }, nonce: nonce)
-        let keys = JWTKeyCollection()
-        await keys.add(ecdsa: signingKey)
-        return try await keys.sign(claims, header: header)
+        return try await signer.keys(adding: signingKey).sign(claims, header: header)
+    }
+
+    /// A key collection filled once with the key, on the first proof.
+    private final class Signer: Sendable {
+        private let collection = JWTKeyCollection()
+        private let filled = Mutex(false)
+
+        func keys(adding key: ES256PrivateKey) async -> JWTKeyCollection {
+            // Two first proofs at once may both add it: the same key under no kid, harmless.
+            if !filled.withLock({ $0 }) {
+                await collection.add(ecdsa: key)
+                filled.withLock { $0 = true }
+            }
+            return collection
+        }
     }
 
     /// `url` without query and fragment (RFC 9449 §4.2, `htu`).
