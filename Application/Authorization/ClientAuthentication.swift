@@ -26,8 +26,8 @@ extension AuthorizationServer {
     ///   or a signer, or when the key cannot sign; what discovery throws.
     package func authenticating(_ resolved: APIConfiguration) async throws -> APIConfiguration {
         var configuration = resolved
-        let advertised = try await advertisedAuthenticationMethods()
-        if configuration.clientAuthentication == .basic, configuration.clientSecret != nil, let advertised,
+        if configuration.clientAuthentication == .basic, configuration.clientSecret != nil,
+           let advertised = try await advertisedAuthenticationMethods(),
            !advertised.contains("client_secret_basic"), advertised.contains("client_secret_post") {
             configuration.clientAuthentication = .requestBody
         }
