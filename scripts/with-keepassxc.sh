@@ -23,7 +23,12 @@
 #   org.freedesktop.secrets is taken before the database is unlocked, and a client that comes
 #   in between is met with an unlock prompt.
 # KeePassXC and the bus are ended by PID (the bus's SIGTERM may reach a child with signals blocked).
-# The command's exit status is this script's. Inside, RIDER_TEST_KEYRING=1 tells the tests a
+# The command runs in a session of its own (setsid) and is watched: if KeePassXC dies while it
+# runs (2.7.4 segfaulted once, and the test run then hung for good), this says so on stderr with
+# KeePassXC's exit status or signal and the end of its log, ends the command and all it started,
+# and exits 1; a command still running after RIDER_KEEPASSXC_TIMEOUT seconds (default 900, 0 for
+# no limit) is ended the same way, exit 124. scripts/check-keepassxc-crash.sh checks the first.
+# Otherwise the command's exit status is this script's. Inside, RIDER_TEST_KEYRING=1 tells the tests a
 # keyring is expected (a missing one fails them) and RIDER_TEST_KEYRING_PROVIDER=keepassxc which.
 set -euo pipefail
 # shellcheck source=secret-service-bus.sh
@@ -35,7 +40,7 @@ if [ $# -eq 0 ]; then
 fi
 
 if [ "${RIDER_KEEPASSXC_INNER:-}" != 1 ]; then
-  for tool in dbus-run-session dbus-send keepassxc keepassxc-cli; do
+  for tool in dbus-run-session dbus-send keepassxc keepassxc-cli setsid ps; do
     command -v "$tool" >/dev/null 2>&1 || {
       echo "with-keepassxc: $tool is missing; run scripts/install-deps.sh" >&2
       exit 1
@@ -145,9 +150,105 @@ if ! wait_for_unlocked_secret_service "$keepassxc_pid" 300 0.1; then
   exit 1
 fi
 
+# Whether process $1 is still running (a zombie, dead but not yet reaped by us, is not).
+running() {
+  local state
+  state=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+  case "$state" in Z*|"") return 1 ;; esac
+}
+
+# Sends signal $1 to every process of the command's session: it runs under setsid, and the test
+# runner SwiftPM starts has a process group of its own, so the command's group alone is not enough.
+signal_command() {
+  local pid
+  for pid in $(ps -o pid= -s "$command_pid" 2>/dev/null); do kill "-$1" "$pid" 2>/dev/null || true; done
+}
+
+# Ends the command and everything it started: SIGTERM, up to 5 s, then SIGKILL.
+stop_command() {
+  signal_command TERM
+  for _ in $(seq 1 50); do
+    ps -o stat= -s "$command_pid" 2>/dev/null | grep -qv '^Z' || break
+    sleep 0.1
+  done
+  signal_command KILL
+}
+
+# Sets `ended` to how process $1, a child of this shell, ended: "SIGSEGV (signal 11)" or "status 1".
+# (Not in a $(…) subshell: only this shell can wait for its children.)
+ended=""
+how_it_ended() {
+  local status=0
+  wait "$1" 2>/dev/null || status=$?
+  if [ "$status" -gt 128 ]; then
+    ended="SIG$(kill -l $((status - 128)) 2>/dev/null || echo '?') (signal $((status - 128)))"
+  else
+    ended="status $status"
+  fi
+}
+
+log_tail() {
+  echo "with-keepassxc: the last lines of KeePassXC's log ($log):" >&2
+  tail -n 20 "$log" | sed 's/^/  /' >&2
+}
+
 export RIDER_TEST_KEYRING=1 RIDER_TEST_KEYRING_PROVIDER=keepassxc
 unset RIDER_KEEPASSXC_INNER RIDER_KEEPASSXC_SCRATCH
+limit=${RIDER_KEEPASSXC_TIMEOUT:-900}
+case "$limit" in ''|*[!0-9]*) echo "with-keepassxc: RIDER_KEEPASSXC_TIMEOUT must be whole seconds, not '$limit'" >&2
+                              stop; exit 2 ;; esac
+
+# The command runs in a session of its own, watched: if KeePassXC dies meanwhile, every call
+# the tests still make would meet a missing provider or, worse, wait on one; once a test process
+# hung that way for good. So a dead KeePassXC ends the command at once and fails, and so does a
+# command still running after RIDER_KEEPASSXC_TIMEOUT seconds (0: no limit). The command keeps
+# our standard input; a signal to this script is passed on to it.
+command_pid=""
+on_signal() {
+  echo "with-keepassxc: stopped by SIG$1; stopping the command and KeePassXC" >&2
+  if [ -n "$command_pid" ]; then stop_command; fi
+  stop
+  exit $((128 + $(kill -l "$1")))
+}
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
+setsid "$@" <&0 &
+command_pid=$!
+started=$SECONDS
+while running "$command_pid"; do
+  if ! running "$keepassxc_pid"; then
+    how_it_ended "$keepassxc_pid"
+    echo "with-keepassxc: KeePassXC (pid $keepassxc_pid) died with $ended while" \
+         "the command was running; stopping the command (the tests cannot go on without their provider)" >&2
+    log_tail
+    stop_command
+    wait "$command_pid" 2>/dev/null || true
+    stop
+    exit 1
+  fi
+  if [ "$limit" -gt 0 ] && [ $((SECONDS - started)) -ge "$limit" ]; then
+    echo "with-keepassxc: the command was still running after $limit s (RIDER_KEEPASSXC_TIMEOUT); stopping it." \
+         "KeePassXC (pid $keepassxc_pid) is $(running "$keepassxc_pid" && echo running || echo gone)." >&2
+    log_tail
+    stop_command
+    wait "$command_pid" 2>/dev/null || true
+    stop
+    exit 124
+  fi
+  sleep 0.2
+done
 status=0
-"$@" || status=$?
+wait "$command_pid" || status=$?
+# Whatever the command left behind goes too (it could hold our output open).
+signal_command KILL
+# Ended together, or the crash came in the last tick: the run did not have its provider throughout.
+if ! running "$keepassxc_pid"; then
+  how_it_ended "$keepassxc_pid"
+  echo "with-keepassxc: KeePassXC (pid $keepassxc_pid) died with $ended before" \
+       "the command ended (status $status)" >&2
+  log_tail
+  [ "$status" -ne 0 ] || status=1
+fi
 stop
 exit $status
