@@ -6,12 +6,17 @@ import Testing
 struct AuthenticationTests {
     static let protectedPaths = ["/auth/me", "/riders/me", "/users", "/users/search?q=a", "/users/u_000001"]
 
+    /// The Bearer challenge of a 401: the realm and the API's metadata (RFC 9728 §5.1).
+    static func challenge(_ server: TestServer) -> String {
+        #"Bearer realm="rider", resource_metadata="\#(server.baseURL.absoluteString)/.well-known/oauth-protected-resource""#
+    }
+
     @Test("a request without a token answers 401 with a realm and a problem", arguments: protectedPaths)
     func missingToken(path: String) async throws {
         try await TestServer.with(ReferenceServerConfiguration(seedUsers: 2, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.get(path)
             #expect(response.status == 401)
-            #expect(response.header("WWW-Authenticate") == #"Bearer realm="rider""#)
+            #expect(response.header("WWW-Authenticate") == Self.challenge(server))
             #expect(response.header("Content-Type") == "application/problem+json")
             #expect(try response.decode(ProblemBody.self).status == 401)
         }
@@ -23,7 +28,7 @@ struct AuthenticationTests {
             let response = try await server.get("/auth/me", token: "made-up")
             #expect(response.status == 401)
             let challenge = try #require(response.header("WWW-Authenticate"))
-            #expect(challenge.hasPrefix(#"Bearer realm="rider", error="invalid_token""#))
+            #expect(challenge.hasPrefix(Self.challenge(server) + #", error="invalid_token""#))
         }
     }
 
@@ -32,7 +37,7 @@ struct AuthenticationTests {
         try await TestServer.with(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let response = try await server.get("/auth/me", headers: ["Authorization": "Basic ZGVtbzpkZW1v"])
             #expect(response.status == 401)
-            #expect(response.header("WWW-Authenticate") == #"Bearer realm="rider""#)
+            #expect(response.header("WWW-Authenticate") == Self.challenge(server))
         }
     }
 

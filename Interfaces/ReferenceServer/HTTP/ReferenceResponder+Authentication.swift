@@ -12,67 +12,100 @@ extension ReferenceResponder {
     /// own it proves nothing, which is the point of binding it.
     /// - Throws: A `401` problem with `WWW-Authenticate` when there is no usable token.
     func authenticate(_ request: Request) async throws -> ReferenceUser {
+        // RFC 9728 §5.1: every challenge names the API's metadata, so a client given only the
+        // API's address can find who signs it in.
+        let metadata = await protectedResourceMetadataURL()
         guard let header = request.headers[.authorization] else {
-            throw unauthorized(detail: "This resource needs an access token: send Authorization: Bearer <token>.")
+            throw unauthorized(detail: "This resource needs an access token: send Authorization: Bearer <token>.",
+                               metadata: metadata)
         }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         let scheme = parts.first?.lowercased()
         let proven = scheme == "dpop" && dpop != .off
         guard scheme == "bearer" || proven else {
             throw unauthorized(detail: dpop == .off ? "Only the Bearer authorization scheme is accepted."
-                                                    : "Only the Bearer and DPoP authorization schemes are accepted.")
+                                                    : "Only the Bearer and DPoP authorization schemes are accepted.",
+                               metadata: metadata)
         }
         let token = parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
         switch await store.check(accessToken: token) {
         case .valid(let user, let jkt?):
             guard proven else {
                 throw invalidToken(detail: "The access token is bound to a DPoP key: send it as Authorization: DPoP <token> with a DPoP proof.",
-                                   dpop: true)
+                                   dpop: true, metadata: metadata)
             }
             let thumbprint: String
             do {
                 thumbprint = try await resourceRequestProof(request, accessToken: token)
             } catch {
-                throw error.wantsNonce ? nonceWanted(detail: error.reason) : invalidProof(detail: error.reason)
+                throw error.wantsNonce ? nonceWanted(detail: error.reason, metadata: metadata)
+                                       : invalidProof(detail: error.reason, metadata: metadata)
             }
             guard ConstantTime.equals(thumbprint, jkt) else {
-                throw invalidProof(detail: "the DPoP proof is signed by another key than the one the access token is bound to")
+                throw invalidProof(detail: "the DPoP proof is signed by another key than the one the access token is bound to",
+                                   metadata: metadata)
             }
             return user
         case .valid(let user, nil):
             guard !proven else {
                 throw invalidToken(detail: "The access token is not bound to a DPoP key: send it as Authorization: Bearer <token>.",
-                                   dpop: true)
+                                   dpop: true, metadata: metadata)
             }
             return user
         case .expired:
-            throw invalidToken(detail: "The access token has expired; refresh it.", dpop: proven)
+            throw invalidToken(detail: "The access token has expired; refresh it.", dpop: proven, metadata: metadata)
         case .unknown:
-            throw invalidToken(detail: "The access token is unknown or has been revoked.", dpop: proven)
+            throw invalidToken(detail: "The access token is unknown or has been revoked.", dpop: proven, metadata: metadata)
         }
     }
 
-    /// The challenges of a `401`: Bearer's, and DPoP's with its algorithm when DPoP is on
-    /// (RFC 9449 §7.1), so a client can tell which schemes the API takes.
-    private var challenges: String {
-        dpop == .off ? #"Bearer realm="rider""# : #"Bearer realm="rider", DPoP algs="ES256""#
+    /// The Bearer challenge every `401` carries: the realm and where the API's metadata is
+    /// (RFC 9728 §5.1), with `extra` auth-params after them.
+    private func bearer(_ metadata: String, _ extra: String = "") -> String {
+        #"Bearer realm="rider", resource_metadata=\#(Self.quoted(metadata))"# + extra
     }
 
-    private func unauthorized(detail: String) -> APIProblem {
+    /// The DPoP challenge with its algorithm (RFC 9449 §7.1) and `extra` auth-params.
+    private func dpopChallenge(_ metadata: String, _ extra: String = "") -> String {
+        #"DPoP algs="ES256", resource_metadata=\#(Self.quoted(metadata))"# + extra
+    }
+
+    /// `, error="…", error_description="…"` (RFC 6750 §3).
+    private static func error(_ code: String, _ detail: String) -> String {
+        ", error=\(quoted(code)), error_description=\(quoted(detail))"
+    }
+
+    /// `text` as a quoted-string (RFC 9110 §5.6.4): `"` and `\` escaped, controls left out.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for character in text.unicodeScalars where character.value >= 0x20 && character.value != 0x7F {
+            if character == "\"" || character == "\\" { result.append("\\") }
+            result.unicodeScalars.append(character)
+        }
+        return result + "\""
+    }
+
+    /// The challenges of a `401` without a usable token: Bearer's, and DPoP's when DPoP is on,
+    /// so a client can tell which schemes the API takes.
+    private func challenges(_ metadata: String) -> String {
+        dpop == .off ? bearer(metadata) : bearer(metadata) + ", " + dpopChallenge(metadata)
+    }
+
+    private func unauthorized(detail: String, metadata: String) -> APIProblem {
         APIProblem(
             status: .unauthorized,
             slug: "unauthorized",
             title: "Unauthorized",
             detail: detail,
-            headers: [.wwwAuthenticate: challenges]
+            headers: [.wwwAuthenticate: challenges(metadata)]
         )
     }
 
-    /// `error="invalid_token"` under the scheme the token was sent with (or should have been).
-    private func invalidToken(detail: String, dpop: Bool) -> APIProblem {
-        let challenge = dpop
-            ? #"DPoP algs="ES256", error="invalid_token", error_description="\#(detail)""#
-            : #"Bearer realm="rider", error="invalid_token", error_description="\#(detail)""#
+    /// `error="invalid_token"` under the scheme the token was sent with (or should have been);
+    /// a DPoP one first, then the Bearer challenge that names the metadata.
+    private func invalidToken(detail: String, dpop: Bool, metadata: String) -> APIProblem {
+        let error = Self.error("invalid_token", detail)
+        let challenge = dpop ? dpopChallenge(metadata, error) + ", " + bearer(metadata) : bearer(metadata, error)
         return APIProblem(
             status: .unauthorized,
             slug: "invalid-token",
@@ -84,24 +117,24 @@ extension ReferenceResponder {
 
     /// RFC 9449 §9: the proof lacks the server's current nonce, which `DPoP-Nonce` (added to
     /// every response while nonces are on) carries.
-    private func nonceWanted(detail: String) -> APIProblem {
+    private func nonceWanted(detail: String, metadata: String) -> APIProblem {
         APIProblem(
             status: .unauthorized,
             slug: "use-dpop-nonce",
             title: "DPoP nonce required",
             detail: "The DPoP proof needs the server's nonce: \(detail).",
-            headers: [.wwwAuthenticate: #"DPoP algs="ES256", error="use_dpop_nonce", error_description="\#(detail)""#]
+            headers: [.wwwAuthenticate: dpopChallenge(metadata, Self.error("use_dpop_nonce", detail)) + ", " + bearer(metadata)]
         )
     }
 
     /// RFC 9449 §7.1: the DPoP proof is missing or fails a check.
-    private func invalidProof(detail: String) -> APIProblem {
+    private func invalidProof(detail: String, metadata: String) -> APIProblem {
         APIProblem(
             status: .unauthorized,
             slug: "invalid-dpop-proof",
             title: "Invalid DPoP proof",
             detail: "The DPoP proof was refused: \(detail).",
-            headers: [.wwwAuthenticate: #"DPoP algs="ES256", error="invalid_dpop_proof", error_description="\#(detail)""#]
+            headers: [.wwwAuthenticate: dpopChallenge(metadata, Self.error("invalid_dpop_proof", detail)) + ", " + bearer(metadata)]
         )
     }
 }

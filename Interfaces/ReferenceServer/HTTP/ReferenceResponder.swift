@@ -110,6 +110,7 @@ struct ReferenceResponder: HTTPResponder {
         case .testRotateSigningKey: await testRotateSigningKey()
         case .testSpoilNextIDToken: try await testSpoilNextIDToken(request)
         case .openIDConfiguration, .authorizationServerMetadata: try await providerMetadata()
+        case .protectedResourceMetadata: try await protectedResourceMetadata()
         case .testStats: try await testStats()
         case .testRedirect: try testRedirect(request)
         case .testEchoHeaders: try testEchoHeaders(request)

@@ -34,6 +34,7 @@ enum Route: Sendable, Equatable {
     case userinfo
     case openIDConfiguration
     case authorizationServerMetadata
+    case protectedResourceMetadata
     case testStats
     case testRedirect
     case testEchoHeaders
@@ -94,6 +95,7 @@ enum Route: Sendable, Equatable {
         case "/userinfo": return [(.get, .userinfo)]
         case "/.well-known/openid-configuration": return [(.get, .openIDConfiguration)]
         case "/.well-known/oauth-authorization-server": return [(.get, .authorizationServerMetadata)]
+        case "/.well-known/oauth-protected-resource": return [(.get, .protectedResourceMetadata)]
         case "/_test/stats": return [(.get, .testStats)]
         case "/_test/redirect": return [(.get, .testRedirect), (.post, .testRedirect)]
         case "/_test/echo-headers": return [(.get, .testEchoHeaders), (.post, .testEchoHeaders)]

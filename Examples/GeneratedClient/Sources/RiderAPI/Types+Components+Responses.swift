@@ -21,12 +21,15 @@ extension Components {
         public struct Unauthorized: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/Unauthorized/headers`.
             public struct Headers: Sendable, Hashable {
-                /// `Bearer realm="rider"` when no bearer token was sent; with
+                /// `Bearer realm="rider", resource_metadata="…"` when no bearer token was sent, naming where
+                /// the API's protected resource metadata is (RFC 9728 §5.1), so a client given only the
+                /// API's address finds the authorization server; with
                 /// `, error="invalid_token", error_description="…"` appended when the token sent is
                 /// unknown, expired or revoked (RFC 6750 §3). With DPoP on, the first also offers
-                /// `DPoP algs="ES256"`, and a request with a DPoP-bound token (or sent as `DPoP`) is
-                /// answered with a `DPoP` challenge: `error="invalid_token"` or
-                /// `error="invalid_dpop_proof"` (RFC 9449 §7.1).
+                /// `DPoP algs="ES256", resource_metadata="…"`, and a request with a DPoP-bound token (or
+                /// sent as `DPoP`) is answered with the `DPoP` challenge first: `error="invalid_token"`,
+                /// `error="use_dpop_nonce"` or `error="invalid_dpop_proof"` (RFC 9449 §7.1, §9), then the
+                /// Bearer challenge.
                 ///
                 ///
                 /// - Remark: Generated from `#/components/responses/Unauthorized/headers/WWW-Authenticate`.
@@ -34,7 +37,7 @@ extension Components {
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - WWW_hyphen_Authenticate: `Bearer realm="rider"` when no bearer token was sent; with
+                ///   - WWW_hyphen_Authenticate: `Bearer realm="rider", resource_metadata="…"` when no bearer token was sent, naming where
                 public init(WWW_hyphen_Authenticate: Components.Headers.WWWAuthenticate? = nil) {
                     self.WWW_hyphen_Authenticate = WWW_hyphen_Authenticate
                 }
