@@ -79,11 +79,12 @@ package enum ConfigurationFile {
         package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             for key in CodingKeys.allCases {
-                if let number = try? container.decodeIfPresent(Double.self, forKey: key) {
+                if key.kind == .number, let number = try? container.decodeIfPresent(Double.self, forKey: key) {
                     self[key] = String(number)
-                } else if let flag = try? container.decodeIfPresent(Bool.self, forKey: key) {
+                } else if key.kind == .flag, let flag = try? container.decodeIfPresent(Bool.self, forKey: key) {
                     self[key] = String(flag)
                 } else {
+                    // A URL or an id written as a number would be read as "5.0": said plainly instead.
                     self[key] = try container.decodeIfPresent(String.self, forKey: key)
                 }
             }
@@ -187,21 +188,38 @@ package enum ConfigurationFile {
             }
             return Settings()
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw RiderError.invalidConfiguration("the config file \(file.path) is not a JSON object")
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw RiderError.invalidConfiguration("the config file \(file.path) is not valid JSON"
+                + (Self.place(of: error, in: data).map { " (\($0))" } ?? ""), underlying: error)
         }
-        let known = Set(Settings.CodingKeys.allCases.map(\.rawValue))
-        let unknown = object.keys.filter { !known.contains($0) }.sorted()
+        guard let object = parsed as? [String: Any] else {
+            throw RiderError.invalidConfiguration("the config file \(file.path) is not a JSON object ({ \"key\": value, … })")
+        }
+        let names = Settings.CodingKeys.allCases.map(\.rawValue)
+        let unknown = object.keys.filter { !names.contains($0) }.sorted()
         guard unknown.isEmpty else {
+            let described = unknown.map { key in
+                EditDistance.nearest(to: key, among: names).map { "\(key) (did you mean \($0)?)" } ?? key
+            }
             throw RiderError.invalidConfiguration(
-                "the config file \(file.path) has unknown settings: \(unknown.joined(separator: ", ")) "
-                    + "(known: \(known.sorted().joined(separator: ", ")))")
+                "the config file \(file.path) has unknown settings: \(described.joined(separator: ", ")) "
+                    + "(known: \(names.sorted().joined(separator: ", ")))")
         }
         let settings: Settings
         do {
             settings = try JSONDecoder().decode(Settings.self, from: data)
+        } catch let DecodingError.typeMismatch(_, context) {
+            let key = context.codingPath.last.flatMap { Settings.CodingKeys(stringValue: $0.stringValue) }
+            throw RiderError.invalidConfiguration("the config file \(file.path) has " + (key.map {
+                "\($0.rawValue) of the wrong type: it takes \($0.allowedValues), written "
+                    + ($0.kind == .text ? "in quotes" : $0.kind == .flag ? "true or false" : "as a number")
+            } ?? "a setting of the wrong type"))
         } catch {
-            throw RiderError.invalidConfiguration("the config file \(file.path) has a setting of the wrong type")
+            throw RiderError.invalidConfiguration("the config file \(file.path) has a setting of the wrong type",
+                                                  underlying: error)
         }
         if settings.clientSecret != nil, othersMayRead {
             throw RiderError.invalidConfiguration(
@@ -209,6 +227,18 @@ package enum ConfigurationFile {
                     + "run `chmod 600 \(file.path)`")
         }
         return settings
+    }
+
+    /// Where in `data` a JSON parser stopped, as a person counts: "line 3, column 14". Foundation
+    /// says "around character N" (or "line L, column C" on some platforms).
+    static func place(of error: any Error, in data: Data) -> String? {
+        guard let said = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return nil }
+        if let line = said.firstMatch(of: /line (\d+), column (\d+)/) { return "line \(line.1), column \(line.2)" }
+        guard let match = said.firstMatch(of: /character (\d+)/), let offset = Int(match.1) else { return nil }
+        let before = data.prefix(offset)
+        let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let column = before.count - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 - before.startIndex + 1 } ?? 0) + 1
+        return "line \(line), column \(column)"
     }
 
     // MARK: Trust

@@ -137,6 +137,28 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("a broken config file says where and what: the line and column of bad JSON, the nearest setting to a typo, the setting of the wrong type",
+          arguments: [
+              ("{\"base_url\": \"https://x.example.com\",\n \"timeout\": }", "(line 2, column 13)"),
+              (#"{"base_url": "https://x.example.com", "timout": 5}"#, "timout (did you mean timeout?)"),
+              (#"{"base_url": 5}"#, "base_url of the wrong type"),
+              (#"{"base_url": "https://x.example.com", "client_id": 12345}"#, "client_id of the wrong type"),
+          ])
+    func brokenFileSaysWhere(contents: String, said: String) throws {
+        let home = try Home(config: contents)
+        defer { home.remove() }
+        let error = #expect(throws: RiderError.self) { try RiderKit.Configuration.load(environment: home.environment) }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.detail?.contains(said) == true, "\(String(describing: error?.detail))")
+    }
+
+    @Test("numbers and flags are taken unquoted where the setting is one")
+    func numbersAndFlags() throws {
+        let home = try Home(config: #"{"base_url": "https://x.example.com", "timeout": 20, "cache_keep_on_logout": true}"#)
+        defer { home.remove() }
+        #expect(try RiderKit.Configuration.load(environment: home.environment).api.requestTimeout == 20)
+    }
+
     @Test("the client secret is never printed")
     func secretRedacted() throws {
         let home = try Home()

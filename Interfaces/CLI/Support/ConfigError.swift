@@ -25,8 +25,7 @@ enum ConfigError: Error, LocalizedError, Sendable, Equatable {
     var errorDescription: String? {
         switch self {
         case .unknownKey(let key):
-            let nearest = ConfigKey.names.map { ($0, SubcommandSuggestion.editDistance(key.lowercased(), $0)) }
-                .filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+            let nearest = EditDistance.nearest(to: key, among: ConfigKey.names)
             return "'\(key)' is not a rider setting." + (nearest.map { " Did you mean \($0)?" } ?? "")
                 + " Known settings: \(ConfigKey.names.joined(separator: ", "))."
         case .invalidValue(let key, let reason):
