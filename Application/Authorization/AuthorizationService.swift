@@ -153,7 +153,12 @@ package struct AuthorizationService: Sendable {
         if case .clientCredentials = request.grant {
             // No person, no id_token to check: the session is the client's own, named by the
             // token response where the server says whose it is, else by the client id.
-            grant = try bound(grant, to: key, renewing: nil)
+            do {
+                grant = try bound(grant, to: key, renewing: nil)
+            } catch {
+                if let issued = try? grant.session(issuedAt: clock.now, userID: UserID("")) { await revokeUnkept(issued) }
+                throw error
+            }
             let clientID = configuration.clientID ?? ""
             grant.userID = grant.userID ?? UserID(clientID)
             grant.identity = grant.identity ?? AccountIdentity(email: nil, name: clientID, source: .credentials)
