@@ -15,6 +15,9 @@ package struct AuthorizationServer: Sendable {
     package let explicit: ProviderEndpoints
     /// Signs `private_key_jwt` assertions; `nil` when the program has no client key.
     package let clientAssertions: ClientAssertions?
+    /// What discovering from a protected resource's URL asks with (the discovery transport, the
+    /// metadata cache, the clock); `nil` when the program wired RiderKit by hand.
+    package var resourceDiscovery: ProtectedResourceDiscovery.Environment?
 
     /// - Parameters:
     ///   - configuration: the API configuration.

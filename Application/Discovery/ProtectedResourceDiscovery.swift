@@ -112,6 +112,21 @@ package struct ProtectedResourceDiscovery: Sendable {
         package var provider: ProviderDiscovery
     }
 
+    /// What a discovery asks with, kept by the composition root for discoveries made later.
+    package struct Environment: Sendable {
+        /// Sends without credentials and without following redirects.
+        package var transport: any HTTPTransport
+        /// Where authorization server metadata is kept, per issuer.
+        package var cache: any ProviderMetadataCache
+        package var clock: any Clock
+
+        package init(transport: any HTTPTransport, cache: any ProviderMetadataCache, clock: any Clock) {
+            self.transport = transport
+            self.cache = cache
+            self.clock = clock
+        }
+    }
+
     package let configuration: Configuration
     private let transport: any HTTPTransport
     private let cache: any ProviderMetadataCache
@@ -128,6 +143,14 @@ package struct ProtectedResourceDiscovery: Sendable {
         self.transport = transport
         self.cache = cache
         self.clock = clock
+    }
+
+    /// - Parameters:
+    ///   - configuration: the resource and how to ask it.
+    ///   - environment: the transport, cache and clock to ask with.
+    package init(configuration: Configuration, environment: Environment) {
+        self.init(configuration: configuration, transport: environment.transport, cache: environment.cache,
+                  clock: environment.clock)
     }
 
     /// Finds the resource's metadata and its authorization server.

@@ -22,8 +22,30 @@ extension RiderKit {
                 do { return try PrivateFile.read(file) } catch let error as VaultError { throw error.riderError }
             }), clock: clock)
         }
-        return AuthorizationServer(configuration: configuration.api, discovery: discovery,
-                                   explicit: configuration.endpoints, clientAssertions: assertions)
+        var server = AuthorizationServer(configuration: configuration.api, discovery: discovery,
+                                         explicit: configuration.endpoints, clientAssertions: assertions)
+        server.resourceDiscovery = ProtectedResourceDiscovery.Environment(transport: transport, cache: cache, clock: clock)
+        return server
+    }
+
+    /// Who signs in to the protected resource at `resource` (RFC 9728): its metadata and the
+    /// authorization server chosen from it, the configured issuer when there is one (it must be
+    /// listed). Asks through the same network steps and metadata cache as issuer discovery.
+    /// - Parameters:
+    ///   - resource: the resource's URL, as its metadata must name it.
+    ///   - probe: the first, unauthenticated request: a `GET`, or an MCP `initialize`.
+    /// - Returns: the discovery, to `discover()` with.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` for a resource URL RiderKit would not
+    ///   send to, or a RiderKit wired by hand (``live(configuration:)`` sets the way to ask).
+    package func protectedResource(_ resource: URL, probe: ProtectedResourceDiscovery.Probe = .get) throws
+        -> ProtectedResourceDiscovery {
+        guard let environment = authorizationServer.resourceDiscovery else {
+            throw RiderError.invalidConfiguration("discovery from a protected resource needs RiderKit.live(configuration:)")
+        }
+        var configuration = try ProtectedResourceDiscovery.Configuration(resource: resource, probe: probe,
+                                                                         issuer: provider?.configuration.issuer)
+        configuration.requestTimeout = api.requestTimeout
+        return ProtectedResourceDiscovery(configuration: configuration, environment: environment)
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RiderApplication
 import RiderKit
 
@@ -20,9 +21,23 @@ struct ProviderShowCommand: GlobalOptionsCommand {
             url}, "overridden": [name], "grant_types_supported", \
             "code_challenge_methods_supported", "authorization_response_iss_parameter_supported"}.
 
+            With --resource URL, no issuer is needed: RiderKit asks the protected resource \
+            (a GET without credentials, or with --mcp the JSON-RPC initialize an MCP client \
+            sends), reads resource_metadata from its 401's WWW-Authenticate, else \
+            /.well-known/oauth-protected-resource with the resource's path inserted, then at \
+            the root (RFC 9728). The metadata must name exactly that URL as its resource; no \
+            redirect is followed. The authorization server is the configured issuer when the \
+            resource lists it (one it does not list is refused), else the first listed whose \
+            metadata (RFC 8414, then OpenID Connect, merged) names its issuer exactly and \
+            offers PKCE with S256. Both documents are printed; with --json: \
+            {"protected_resource": {"resource", "metadata_url", "found_at", "status", \
+            "challenge", "authorization_servers", "scopes_supported", …}, \
+            "authorization_server": {as above}}.
+
             Examples:
               rider --issuer https://id.example.com provider show
               rider provider show --reload --json
+              rider provider show --resource https://mcp.example.com/mcp --mcp
             """
     )
 
@@ -31,7 +46,31 @@ struct ProviderShowCommand: GlobalOptionsCommand {
     @Flag(name: .long, help: "Ask the provider even when the cached metadata is still fresh.")
     var reload = false
 
+    @Option(name: .long, help: ArgumentHelp("Discover the provider from this protected resource's URL (RFC 9728).",
+                                            valueName: "url"))
+    var resource: String?
+
+    @Flag(name: .long, help: "With --resource: the resource is an MCP endpoint; ask it with an initialize request.")
+    var mcp = false
+
+    func validate() throws {
+        if mcp && resource == nil { throw ValidationError("--mcp needs --resource URL") }
+        if let resource, URL(string: resource)?.scheme == nil {
+            throw ValidationError("--resource must be an absolute URL such as https://api.example.com/mcp")
+        }
+    }
+
     func run() async throws {
+        if let resource {
+            // The resource is all this needs: with no server configured, it stands in as one.
+            var options = global
+            if options.server == nil, options.issuer == nil,
+               !(try RiderKit.Configuration.namesServer(environment: ProcessInfo.processInfo.environment)) {
+                options.server = resource
+            }
+            try await showResource(resource, context: try CommandContext(options))
+            return
+        }
         let context = try CommandContext(global)
         guard let provider = context.rider.provider else {
             throw RiderError.invalidConfiguration("no issuer is set; pass --issuer URL, set RIDER_ISSUER, "
@@ -39,6 +78,18 @@ struct ProviderShowCommand: GlobalOptionsCommand {
         }
         let discovered = try await provider.metadata(reload: reload)
         let output = ProviderOutput(discovered, explicit: context.rider.authorizationServer.explicit, now: context.now)
+        try context.print(json: output, lines: output.lines)
+    }
+
+    /// The protected resource's metadata and its authorization server's.
+    private func showResource(_ text: String, context: CommandContext) async throws {
+        guard let url = URL(string: text) else {
+            throw RiderError.invalidConfiguration("--resource must be an absolute URL such as https://api.example.com/mcp")
+        }
+        let probe: ProtectedResourceDiscovery.Probe = mcp
+            ? .mcpInitialize(clientName: "rider", clientVersion: RequestIdentity.libraryVersion) : .get
+        let discovered = try await context.rider.protectedResource(url, probe: probe).discover(reload: reload)
+        let output = ProtectedResourceOutput(discovered, now: context.now)
         try context.print(json: output, lines: output.lines)
     }
 }
