@@ -17,6 +17,47 @@ struct KeyringCallTests {
         }
     }
 
+    /// libsecret ends a cancelled prompt by asking the provider to dismiss it, then waits for the
+    /// provider's `Completed` signal; a provider that is stuck, or never completes that prompt,
+    /// never sends it, and the cancelled call never returns.
+    @Test("a call that ignores its cancellation is given up on shortly after its timeout, and keeps the turn until it returns")
+    func abandonsACallThatIgnoresCancellation() async throws {
+        let started = Shared(false), release = Shared(false), returned = Shared(false), ranLate = Shared(false)
+        // Without the deadline the caller would wait for the call itself: let that be 10 s, not forever.
+        let backstop = Task {
+            try? await Task.sleep(for: .seconds(10))
+            release.withLock { $0 = true }
+        }
+        defer { backstop.cancel() }
+        let clock = ContinuousClock()
+        var waited = Duration.zero
+        // Other tests' calls share the process-wide turn; a call that found it taken for its whole
+        // 50 ms timed out without running, so try until this one ran.
+        for _ in 0..<100 where !started.withLock({ $0 }) {
+            let start = clock.now
+            await #expect(throws: VaultError.timedOut(after: .milliseconds(50))) {
+                try await KeyringCall.run(timeout: .milliseconds(50), abandoningAfter: .milliseconds(100)) { _ throws(VaultError) in
+                    started.withLock { $0 = true }
+                    while !release.withLock({ $0 }) { usleep(1_000) }
+                    returned.withLock { $0 = true }
+                    return 1
+                }
+            }
+            waited = clock.now - start
+        }
+        try #require(started.withLock { $0 }, "the call never had its turn")
+        #expect(waited < .seconds(3), "the caller waited \(waited) for a call that does not end when cancelled")
+        #expect(!returned.withLock { $0 }, "the call was given up on, not waited for")
+
+        // Still inside libsecret, it keeps the turn: the next call times out without running.
+        await #expect(throws: VaultError.timedOut(after: .milliseconds(50))) {
+            try await KeyringCall.run(timeout: .milliseconds(50)) { _ throws(VaultError) in ranLate.withLock { $0 = true } }
+        }
+        #expect(!ranLate.withLock { $0 })
+        release.withLock { $0 = true }
+        while !returned.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+    }
+
     @Test("a call that finishes in time returns its value")
     func finishesInTime() async throws {
         let value = try await KeyringCall.run(timeout: .seconds(30)) { _ throws(VaultError) in 42 }
