@@ -1,5 +1,6 @@
 import Foundation
 import RiderReferenceServer
+import TestSupport
 import Testing
 
 /// The whole keyring life of a session through the `rider` CLI, on whichever real provider the
@@ -90,7 +91,14 @@ private enum SecretToolProcess {
         var description: String { "secret-tool exited \(status)" }
     }
 
+    struct TimedOut: Error, CustomStringConvertible {
+        let arguments: [String]
+        var description: String { "secret-tool \(arguments.joined(separator: " ")) did not finish within 30 s; it was killed" }
+    }
+
     /// - Returns: standard output and standard error together (`search` prints to both).
+    /// - Throws: ``TimedOut`` after 30 s: secret-tool has no timeout of its own (each D-Bus call
+    ///   waits up to 25 s for a stuck provider, a prompt for ever).
     static func run(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/secret-tool")
@@ -100,8 +108,10 @@ private enum SecretToolProcess {
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let deadline = ProcessDeadline(process, after: .seconds(30))
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        if deadline.finish() { throw TimedOut(arguments: arguments) }
         guard process.terminationStatus == 0 else { throw Failed(status: process.terminationStatus) }
         return String(decoding: data, as: UTF8.self)
     }

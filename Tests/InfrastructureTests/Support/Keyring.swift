@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Whether the Secret Service tests must run: inside `scripts/with-keyring.sh` (which sets
@@ -30,8 +31,21 @@ enum SecretTool {
         var description: String { "secret-tool \(arguments.joined(separator: " ")) exited \(status): \(stderr)" }
     }
 
+    struct TimedOut: Error, CustomStringConvertible {
+        let arguments: [String]
+        var description: String {
+            "secret-tool \(arguments.joined(separator: " ")) did not finish within \(SecretTool.deadline); it was killed"
+        }
+    }
+
+    /// How long one secret-tool run may take before it is killed. secret-tool has no timeout of
+    /// its own: each D-Bus call waits up to 25 s for a provider that is stuck (one that dies with
+    /// calls in flight answers at once), and a prompt waits for ever.
+    static let deadline: Duration = .seconds(30)
+
     /// - Returns: standard output followed by standard error (where `search` prints the
-    ///   attributes); throws when secret-tool fails (lookup of nothing exits 1).
+    ///   attributes); throws ``Failed`` when secret-tool fails (lookup of nothing exits 1) and
+    ///   ``TimedOut`` when it runs past ``deadline``.
     @discardableResult
     static func run(_ arguments: [String], stdin: String? = nil) throws -> String {
         let process = Process()
@@ -42,11 +56,13 @@ enum SecretTool {
         process.standardError = errors
         process.standardInput = input
         try process.run()
+        let watch = ProcessDeadline(process, after: deadline)
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        if watch.finish() { throw TimedOut(arguments: arguments) }
         guard process.terminationStatus == 0 else {
             throw Failed(arguments: arguments, status: process.terminationStatus,
                          stderr: String(decoding: err, as: UTF8.self))
