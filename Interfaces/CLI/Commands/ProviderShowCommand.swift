@@ -9,7 +9,7 @@ struct ProviderShowCommand: GlobalOptionsCommand {
         commandName: "show",
         abstract: "Show the provider's metadata: its endpoints, grant types and PKCE methods.",
         discussion: """
-            Needs an issuer (--issuer, RIDER_ISSUER or "issuer" in the config file) and no \
+            Needs an issuer (--issuer, RIDER_ISSUER or "issuer" in the config file), or --resource, and no \
             login. RiderKit reads {issuer}/.well-known/openid-configuration, else the RFC 8414 \
             /.well-known/oauth-authorization-server document, refuses one whose issuer is not \
             exactly the configured one, and keeps it in $XDG_CACHE_HOME/rider/ for as long as \
@@ -31,7 +31,7 @@ struct ProviderShowCommand: GlobalOptionsCommand {
             metadata (RFC 8414, then OpenID Connect, merged) names its issuer exactly and \
             offers PKCE with S256. Both documents are printed; with --json: \
             {"protected_resource": {"resource", "metadata_url", "found_at", "status", \
-            "challenge", "authorization_servers", "scopes_supported", …}, \
+            "challenge", "authorization_servers", "scopes_supported", ...}, \
             "authorization_server": {as above}}.
 
             Examples:
