@@ -61,13 +61,15 @@ test-swift:
 # refreshes → whoami → logout through rider with secret-tool reading the item in between. A
 # missing keepassxc fails here (scripts/with-keepassxc.sh), it is never skipped.
 # One test at a time: KeePassXC 2.7.4 once segfaulted with several Secret Service clients
-# talking to it at once (the tests are about what it stores, not about its concurrency).
+# talking to it at once (the tests are about what it stores, not about its concurrency). Should it
+# die anyway, scripts/with-keepassxc.sh says so and fails at once, and it gives the tests 15
+# minutes in all (scripts/check-keepassxc-crash.sh checks the first).
 KEEPASSXC_TESTS := SecretServiceTokenVaultTests|SecretServiceProviderTests|KeyringProviderFlowTests|VaultCommandTests/keyringAndMigration
 # scripts/run-filtered-tests.sh fails unless every test the filter selects ran (SwiftPM passes a
 # filter that matches nothing).
 test-keepassxc:
-	RIDER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" SWIFT=$(SWIFT) scripts/run-filtered-tests.sh \
-	  '$(KEEPASSXC_TESTS)' --wrap scripts/with-keepassxc.sh --no-parallel
+	RIDER_BIN_DIR="$$($(SWIFT) build --show-bin-path)" SWIFT=$(SWIFT) RIDER_KEEPASSXC_TIMEOUT=900 \
+	  scripts/run-filtered-tests.sh '$(KEEPASSXC_TESTS)' --wrap scripts/with-keepassxc.sh --no-parallel
 
 # Under ThreadSanitizer (Sanitizers/: Domain, Application and Infrastructure with GRDB, swift-crypto
 # and swift-log, in Sanitizers/.build): the session engine's concurrency scenarios (1,000
