@@ -14,6 +14,14 @@ package struct AuthenticationChallenge: Hashable, Sendable {
     package struct Parameter: Hashable, Sendable {
         package var name: String
         package var value: String
+
+        /// - Parameters:
+        ///   - name: the name, lower-cased.
+        ///   - value: the value, unescaped.
+        package init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// The auth-scheme as the server spelled it.

@@ -110,6 +110,18 @@ package struct ProtectedResourceDiscovery: Sendable {
         package var authorizationServer: ProviderDiscovery.Discovered
         /// The chosen authorization server's discovery, to ask it again.
         package var provider: ProviderDiscovery
+
+        package init(metadata: ProtectedResourceMetadata, metadataURL: URL, location: Location, status: Int,
+                     challenge: AuthenticationChallenge?, authorizationServer: ProviderDiscovery.Discovered,
+                     provider: ProviderDiscovery) {
+            self.metadata = metadata
+            self.metadataURL = metadataURL
+            self.location = location
+            self.status = status
+            self.challenge = challenge
+            self.authorizationServer = authorizationServer
+            self.provider = provider
+        }
     }
 
     /// What a discovery asks with, kept by the composition root for discoveries made later.
