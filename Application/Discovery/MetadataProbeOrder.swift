@@ -4,8 +4,9 @@ import Foundation
 /// and whether it merges what several answer.
 package enum MetadataProbeOrder: Hashable, Sendable {
     /// OpenID Connect Discovery (appended to the issuer's path), then RFC 8414 (inserted before
-    /// it); the first document that answers is the metadata. What RiderKit does for an issuer it
-    /// is configured with.
+    /// it); the first document that answers is the metadata, and the RFC 8414 one is asked too
+    /// only when the first names no revocation endpoint, to take it from there. What RiderKit
+    /// does for an issuer it is configured with.
     case openIDConnectFirst
     /// The MCP authorization specification's order (2025-11-25): RFC 8414 inserted, OpenID
     /// Connect inserted, OpenID Connect appended (for an issuer without a path: RFC 8414, then

@@ -46,10 +46,17 @@ extension ProviderDiscovery {
         }
     }
 
-    /// Whether `metadata` lacks an endpoint another of the issuer's documents may name.
-    static func lacksMergeableEndpoint(_ metadata: ProviderMetadata) -> Bool {
-        metadata.endpoints.revocation == nil || metadata.endpoints.deviceAuthorization == nil
-            || metadata.endpoints.pushedAuthorizationRequest == nil || metadata.registrationEndpoint == nil
+    /// Whether `metadata` lacks an endpoint another of the issuer's documents may name: any of
+    /// them in the MCP order; the revocation endpoint in the OpenID-first order, which keeps a
+    /// configured issuer's usual one request unless logging out would go without.
+    static func lacksMergeableEndpoint(_ metadata: ProviderMetadata, order: MetadataProbeOrder) -> Bool {
+        switch order {
+        case .openIDConnectFirst:
+            metadata.endpoints.revocation == nil
+        case .authorizationServerFirst:
+            metadata.endpoints.revocation == nil || metadata.endpoints.deviceAuthorization == nil
+                || metadata.endpoints.pushedAuthorizationRequest == nil || metadata.registrationEndpoint == nil
+        }
     }
 
     /// `first` with the revocation, device authorization, pushed authorization request and

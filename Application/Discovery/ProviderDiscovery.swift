@@ -160,16 +160,17 @@ public actor ProviderDiscovery {
         return Discovered(metadata: stored.metadata, storedAt: now, expiresAt: stored.expiresAt, source: .network)
     }
 
-    /// Asks the well-known locations in turn, the next only when one answers 4xx. In the
-    /// ``MetadataProbeOrder/authorizationServerFirst`` order, the first document's missing
-    /// endpoints are then taken from the later locations' documents of the same issuer.
+    /// Asks the well-known locations in turn, the next only when one answers 4xx. The first
+    /// document's missing endpoints are then taken from the later locations' documents of the
+    /// same issuer: in the ``MetadataProbeOrder/authorizationServerFirst`` order when it lacks any
+    /// of them, in the OpenID-first order only when it lacks the revocation endpoint (which
+    /// logging out needs, and django-oauth-toolkit's OpenID document leaves out).
     private func fetch() async throws -> (metadata: ProviderMetadata, lifetime: TimeInterval?) {
         var tried: [String] = []
         var found: (metadata: ProviderMetadata, lifetime: TimeInterval?)?
         for url in Self.wellKnownURLs(for: configuration.issuer, order: configuration.probeOrder) {
             if var first = found {
-                guard configuration.probeOrder == .authorizationServerFirst, Self.lacksMergeableEndpoint(first.metadata)
-                else { break }
+                guard Self.lacksMergeableEndpoint(first.metadata, order: configuration.probeOrder) else { break }
                 // The first document decides; another only fills its gaps, and one that fails in
                 // any way (absent, another issuer, unusable) is passed over.
                 if let other = try? await document(at: url), (try? check(other.metadata)) != nil {

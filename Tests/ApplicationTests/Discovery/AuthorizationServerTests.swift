@@ -58,6 +58,8 @@ struct AuthorizationServerTests {
         fixture.transport.stub(.get, ProviderDiscoveryTests.openID,
                                with: .successful(ProviderDiscoveryTests.document(extra: [
                                    "revocation_endpoint": .null, "grant_types_supported": ["password"]])))
+        // Asked for the revocation endpoint the OpenID document lacks; it has none either.
+        fixture.transport.stub(.get, ProviderDiscoveryTests.oauth, with: .status(404))
         fixture.transport.stub(.post, "/oauth/token", with: .successful(Fixtures.tokenResponse()))
 
         _ = try await fixture.sessions.signIn(.password(Credentials(email: "ada@example.com", password: "pw")))

@@ -89,6 +89,30 @@ struct MetadataProbeOrderTests {
             == ProviderDiscoveryTests.issuer)
     }
 
+    @Test("a configured issuer (OpenID first): an OpenID document without revocation_endpoint takes it from RFC 8414's")
+    func openIDFirstFillsRevocation() async throws {
+        // django-oauth-toolkit 3.4: the OpenID document leaves out the revocation endpoint its
+        // RFC 8414 document names, so logging out could not revoke there.
+        let transport = StubTransport()
+        var openID = ProviderDiscoveryTests.document()
+        openID["revocation_endpoint"] = nil
+        transport.stub(.get, Self.openID, with: .successful(openID))
+        transport.stub(.get, Self.oauth, with: .successful(ProviderDiscoveryTests.document()))
+        let configured = ProviderDiscovery(configuration: try .init(issuer: try #require(URL(string: ProviderDiscoveryTests.issuer))),
+                                           transport: transport, cache: MemoryMetadataCache(), clock: ManualClock())
+
+        let metadata = try await configured.metadata().metadata
+
+        #expect(metadata.endpoints.revocation?.path == "/oauth/revoke")
+        #expect(transport.requests.map(\.url.path) == [Self.openID, Self.oauth])
+
+        let complete = StubTransport()
+        complete.stub(.get, Self.openID, with: .successful(ProviderDiscoveryTests.document()))
+        _ = try await ProviderDiscovery(configuration: configured.configuration, transport: complete,
+                                        cache: MemoryMetadataCache(), clock: ManualClock()).metadata()
+        #expect(complete.requests.count == 1, "with a revocation endpoint, one request as before")
+    }
+
     @Test("a first document that names every mergeable endpoint is the only request")
     func completeFirstDocument() async throws {
         let transport = StubTransport()
