@@ -61,7 +61,7 @@ extension RiderKit {
         /// ``api``) for them to win.
         public var endpoints: ProviderEndpoints
         /// The PEM file holding the client's private key (P-256 or RSA), for `private_key_jwt`
-        /// client authentication (``APIConfiguration/ClientAuthentication/privateKeyJWT``): read
+        /// client authentication (`APIConfiguration.ClientAuthentication.privateKeyJWT`): read
         /// for each assertion, and refused unless only its owner can read it, in folders only
         /// its owner can change. `nil` (the default): no client key.
         public var clientKeyFile: URL?

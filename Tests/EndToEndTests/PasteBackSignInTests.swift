@@ -36,7 +36,8 @@ struct PasteBackSignInTests {
         form.queryItems = [URLQueryItem(name: "request", value: String(request)), URLQueryItem(name: "email", value: Demo.email),
                            URLQueryItem(name: "password", value: Demo.password), URLQueryItem(name: "action", value: "approve")]
         let body = Data((form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B").utf8)
-        let transport = AsyncHTTPClientTransport()
+        // The person's browser waits as long as it takes: the whole suite shares 2 cores.
+        let transport = AsyncHTTPClientTransport(configuration: .init(timeout: 120, proxies: .none))
         defer { Task { await transport.shutdown() } }
         let answer = try await transport.send(HTTPRequest(
             method: .post, url: server.baseURL.appendingPathComponent("oauth2/authorize"),

@@ -45,8 +45,9 @@ struct DoctorServerChecks: Sendable {
         let issuer = configuration.discovery?.issuer
         let target = issuer.flatMap { ProviderDiscovery.wellKnownURLs(for: $0).first } ?? configuration.api.baseURL
         let proxy = ProxyEnvironment(environment: ProcessInfo.processInfo.environment).route(for: target)
-        let answer = await reach(target, through: rider.transport,
-                                 timeout: min(configuration.api.requestTimeout, 15))
+        // The timeout every command uses (`timeout`, 15 s unless set): a server slower than that
+        // fails the commands too, and one the user gave more time is given it here as well.
+        let answer = await reach(target, through: rider.transport, timeout: configuration.api.requestTimeout)
         var checks = [reachability(target, answer, via: proxy), tls(target, answer)]
         let grants: (check: DoctorCheck, deviceFlow: Bool)
         if rider.provider != nil, case .failure = answer.outcome {

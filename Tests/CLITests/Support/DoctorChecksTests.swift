@@ -86,7 +86,8 @@ struct DoctorChecksTests {
     func probeIsBounded() async {
         let start = ContinuousClock.now
         let diagnosis = await SecretServiceDiagnosis.run(timeout: .seconds(2))
-        #expect(ContinuousClock.now - start < .seconds(5), "\(diagnosis)")
+        // A hang detector, not a speed limit (2 cores under the whole suite can add seconds).
+        #expect(ContinuousClock.now - start < .seconds(30), "\(diagnosis)")
     }
 
     // MARK: Kernel keyring
