@@ -20,6 +20,39 @@ struct WebDriver: Sendable {
 
     /// Runs `body` with a fresh headless browser; the browser and its driver stop afterwards.
     static func withBrowser<T: Sendable>(_ body: (WebDriver) async throws -> T) async throws -> T {
+        // One Chromium at a time in the whole test process: three at once beside the rest of the
+        // suite on 2 cores starved each other past rider's 120 s hang detector.
+        await BrowserTurn.shared.take()
+        do {
+            let result = try await withOwnBrowser(body)
+            await BrowserTurn.shared.give()
+            return result
+        } catch {
+            await BrowserTurn.shared.give()
+            throw error
+        }
+    }
+
+    /// Whose turn it is to run a browser; waiters go in the order they asked.
+    private actor BrowserTurn {
+        static let shared = BrowserTurn()
+        private var taken = false
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        func take() async {
+            guard taken else {
+                taken = true
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func give() {
+            if waiting.isEmpty { taken = false } else { waiting.removeFirst().resume() }
+        }
+    }
+
+    private static func withOwnBrowser<T: Sendable>(_ body: (WebDriver) async throws -> T) async throws -> T {
         let driverPath = "/usr/bin/chromedriver"
         guard FileManager.default.isExecutableFile(atPath: driverPath) else {
             throw Failure(description: "\(driverPath) is missing: install chromium-driver (scripts/install-deps.sh)")
