@@ -86,7 +86,9 @@ struct SenderConstrainedSignInTests {
             return data
         }
         let key = try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
-        FileManager.default.createFile(atPath: file.path, contents: key, attributes: [.posixPermissions: mode])
+        guard FileManager.default.createFile(atPath: file.path, contents: key, attributes: [.posixPermissions: mode]) else {
+            throw DirectAPI.Failure(description: "could not write \(file.path)")
+        }
         let publicPEM = String(decoding: try openssl(["pkey", "-in", file.path, "-pubout"]), as: UTF8.self)
         return (file, publicPEM)
     }
