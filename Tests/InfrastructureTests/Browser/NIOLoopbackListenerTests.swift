@@ -7,8 +7,10 @@ import TestSupport
 /// The loopback redirect endpoint over real sockets, with a real HTTP client as the browser.
 @Suite("Loopback listener")
 struct NIOLoopbackListenerTests {
+    /// The browser's request. Its timeout is generous: under the whole suite on two cores the
+    /// listener's answer can wait longer than the transport's 15 s default, and no test here is about time.
     static func get(_ url: URL, method: HTTPMethod = .get, client: AsyncHTTPClientTransport) async throws -> HTTPResponse {
-        try await client.send(HTTPRequest(method: method, url: url, followsRedirects: false))
+        try await client.send(HTTPRequest(method: method, url: url, timeout: 120, followsRedirects: false))
     }
 
     @Test("listens on 127.0.0.1 at a port the system picks, with the path given")
