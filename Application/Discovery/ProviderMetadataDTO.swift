@@ -20,6 +20,7 @@ struct ProviderMetadataDTO: Decodable, Sendable {
     var requirePushedAuthorizationRequests: Bool?
     var tokenEndpointAuthMethodsSupported: [String]?
     var registrationEndpoint: String?
+    var clientIDMetadataDocumentSupported: Bool?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -37,6 +38,7 @@ struct ProviderMetadataDTO: Decodable, Sendable {
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case registrationEndpoint = "registration_endpoint"
+        case clientIDMetadataDocumentSupported = "client_id_metadata_document_supported"
     }
 
     /// The metadata, every endpoint checked as a configured URL is.
@@ -68,6 +70,7 @@ struct ProviderMetadataDTO: Decodable, Sendable {
         described.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
         described.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
         described.registrationEndpoint = try endpoint(registrationEndpoint, "registration_endpoint")
+        described.clientIDMetadataDocumentSupported = clientIDMetadataDocumentSupported
         try ProviderDiscovery.check(described.endpoints)
         try ProviderDiscovery.check(registration: described.registrationEndpoint)
         return described

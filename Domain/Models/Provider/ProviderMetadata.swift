@@ -32,6 +32,11 @@ package struct ProviderMetadata: Hashable, Sendable, Codable {
     /// `registration_endpoint` (RFC 7591 §3): where a client registers itself; `nil` when the
     /// provider names none. Checked like the other endpoints.
     package var registrationEndpoint: URL?
+    /// `client_id_metadata_document_supported` (OAuth Client ID Metadata Document, as the MCP
+    /// authorization specification of 2025-11-25 uses it): whether the server takes an https URL
+    /// naming a client metadata document as a `client_id`; `nil` when the server did not say
+    /// (then it does not). Optional so metadata kept before this member existed still reads.
+    package var clientIDMetadataDocumentSupported: Bool?
 
     /// - Parameters:
     ///   - issuer: the issuer identifier.
