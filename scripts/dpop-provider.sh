@@ -26,6 +26,28 @@
 # DPoP-bound client there too, and knows no `dpop_jkt` parameter: a push without a DPoP header is
 # refused (403 invalid_dpop_proof).
 #
+# DPOP_PROVIDER_REGISTRATION=open (default off) turns on RFC 7591 dynamic registration at
+# {issuer}/register, open to anyone (no initial access token), and lists it in the metadata
+# (`registration_endpoint`). A registered client is what it asks to be (a public client with
+# `token_endpoint_auth_method: none`, say), gets no client_credentials scope and is not DPoP-bound:
+# its tokens are Bearer tokens. The person consents to it like to any client. Redirect URIs must
+# be https or loopback (http://127.0.0.1, http://localhost, http://[::1]) and are compared exactly.
+#
+# DPOP_PROVIDER_SCOPES="a b" adds scopes the person may grant (each, like openid, needs her
+# password; `ana` holds them all). Glewlwyd's metadata lists only openid in `scopes_supported`.
+#
+# DPOP_PROVIDER_RESOURCES="scope=url ..." turns on RFC 8707 resource indicators: a request may
+# name `resource=url` when it asks for a scope tied to that url here, and the access token's `aud`
+# is then the url (without a resource Glewlwyd puts the scope list in `aud`). Each scope named is
+# added as DPOP_PROVIDER_SCOPES does. Glewlwyd accepts https and loopback urls without a fragment.
+# Example: DPOP_PROVIDER_RESOURCES="mcp:tools=http://127.0.0.1:8001/mcp".
+#
+# DPOP_PROVIDER_BEARER_CLIENT=1 adds a second public client, `rider-bearer` (PKCE S256, no secret,
+# code and refresh_token, the same redirect URIs), that is not DPoP-bound: plain Bearer tokens.
+#
+# Access tokens are JWTs (RFC 9068 shape: header typ at+jwt; iss, aud, exp, scope, client_id; cnf.jkt
+# when DPoP-bound) signed RS256 with the key of {issuer}/jwks.
+#
 # DPOP_PROVIDER_NONCES=1 in the environment makes every proof carry the provider's current
 # DPoP-Nonce, which changes after five uses. DPOP_PROVIDER_LOG_LEVEL=DEBUG (default WARNING) logs
 # why each proof was refused, on stderr.

@@ -28,6 +28,8 @@ ADMIN = {"username": "admin", "password": "password"}
 PERSON = {"username": "ana", "password": "correct horse battery staple", "name": "Ana Rider",
           "email": "ana@example.com"}
 CLIENT_ID = "rider-dpop"
+# The public client DPOP_PROVIDER_BEARER_CLIENT=1 adds: the same redirect URIs, plain Bearer tokens.
+BEARER_CLIENT_ID = "rider-bearer"
 PLUGIN = "oidc"
 
 
@@ -109,11 +111,37 @@ class Browser:
         return text
 
 
+def switch(name, values):
+    """An environment setting that must be one of values (the first is the default)."""
+    value = os.environ.get(name, values[0]) or values[0]
+    if value not in values:
+        raise SystemExit(f"dpop-provider: {name} is {' or '.join(values)}, not {value!r}")
+    return value
+
+
+def scopes_and_resources():
+    """DPOP_PROVIDER_SCOPES (names) and DPOP_PROVIDER_RESOURCES (scope=url pairs), checked."""
+    scopes = os.environ.get("DPOP_PROVIDER_SCOPES", "").split()
+    resources = {}
+    for pair in os.environ.get("DPOP_PROVIDER_RESOURCES", "").split():
+        scope, _, url = pair.partition("=")
+        if not scope or not url:
+            raise SystemExit(f"dpop-provider: DPOP_PROVIDER_RESOURCES takes scope=url pairs, not {pair!r}")
+        resources.setdefault(scope, []).append(url)
+        if scope not in scopes:
+            scopes.append(scope)
+    for scope in scopes:
+        if not scope.replace(":", "").replace("_", "").replace("-", "").replace(".", "").isalnum():
+            raise SystemExit(f"dpop-provider: {scope!r} is not a scope name this script makes")
+    return scopes, resources
+
+
 def seed(base, issuer, redirects):
     private, public = signing_key(os.environ["DPOP_RUN_DIR"])
-    par = os.environ.get("DPOP_PROVIDER_PAR", "off")
-    if par not in ("off", "offered", "required"):
-        raise SystemExit(f"dpop-provider: DPOP_PROVIDER_PAR is off, offered or required, not {par!r}")
+    par = switch("DPOP_PROVIDER_PAR", ("off", "offered", "required"))
+    registration = switch("DPOP_PROVIDER_REGISTRATION", ("off", "open"))
+    bearer_client = switch("DPOP_PROVIDER_BEARER_CLIENT", ("0", "1")) == "1"
+    scopes, resources = scopes_and_resources()
     admin = Browser(base + "/api")
     admin.must("POST", "/auth/", ADMIN)
     # openid needs the person's password (the schema's openid needs nothing at all).
@@ -141,9 +169,27 @@ def seed(base, issuer, redirects):
     }
     if os.environ.get("DPOP_PROVIDER_NONCES") == "1":
         parameters.update({"oauth-dpop-nonce-mandatory": True, "oauth-dpop-nonce-counter": 5})
+    if registration == "open":
+        # RFC 7591, open to anyone (no initial access token: register-client-auth-scope empty).
+        # Registered clients get no client_credentials scope and no dpop_client_bound property:
+        # public clients (token_endpoint_auth_method none) with Bearer tokens, which the person
+        # consents to like any other client. The metadata lists {issuer}/register.
+        parameters.update({"register-client-allowed": True, "register-client-auth-scope": [],
+                           "register-client-credentials-scope": [], "register-client-token-one-use": False,
+                           "register-client-management-allowed": False,
+                           "register-resource-specify-allowed": True})
+    if resources:
+        # RFC 8707: a request may name a resource that one of its scopes is tied to; the access
+        # token's aud is then that resource (without one, Glewlwyd puts the scope list there).
+        parameters.update({"resource-allowed": True, "resource-scope": resources,
+                           "resource-scope-and-client-property": False})
     admin.must("POST", "/mod/plugin/", {"module": "oidc", "name": PLUGIN, "display_name": "OpenID Connect",
                                         "enabled": True, "parameters": parameters})
-    admin.must("POST", "/user/", {**PERSON, "enabled": True, "scope": ["openid", "g_profile"]})
+    for scope in scopes:
+        # Like openid: granted by the person, who has signed in with her password.
+        admin.must("POST", "/scope/", {"name": scope, "display_name": scope, "description": f"{scope} (tests)",
+                                       "password_required": True, "password_max_age": 0, "scheme": {}})
+    admin.must("POST", "/user/", {**PERSON, "enabled": True, "scope": ["openid", "g_profile", *scopes]})
     # The client database keeps only the properties its data format names: dpop_client_bound
     # joins them (the module reloads its parameters on reset).
     clients = json.loads(admin.must("GET", "/mod/client/database"))
@@ -157,6 +203,11 @@ def seed(base, issuer, redirects):
         "dpop_client_bound": "1"})
     if json.loads(admin.must("GET", f"/client/{CLIENT_ID}")).get("dpop_client_bound") != "1":
         raise SystemExit("dpop-provider: the client was stored without dpop_client_bound")
+    if bearer_client:
+        admin.must("POST", "/client/", {
+            "client_id": BEARER_CLIENT_ID, "name": "rider (Bearer)", "confidential": False, "enabled": True,
+            "token_endpoint_auth_method": ["none"],
+            "authorization_type": ["code", "refresh_token"], "redirect_uri": redirects, "scope": []})
 
 
 def _dies_with_parent():
