@@ -28,10 +28,14 @@
 #
 # DPOP_PROVIDER_REGISTRATION=open (default off) turns on RFC 7591 dynamic registration at
 # {issuer}/register, open to anyone (no initial access token), and lists it in the metadata
-# (`registration_endpoint`). A registered client is what it asks to be (a public client with
-# `token_endpoint_auth_method: none`, say), gets no client_credentials scope and is not DPoP-bound:
-# its tokens are Bearer tokens. The person consents to it like to any client. Redirect URIs must
-# be https or loopback (http://127.0.0.1, http://localhost, http://[::1]) and are compared exactly.
+# (`registration_endpoint`). Every registered client is public, whatever it asks for: Glewlwyd
+# 2.7.5 makes one that sends RFC 7591's `"token_endpoint_auth_method": "none"` confidential and
+# secretless (serve.py says why), so the method is stored as the array it expects and the answer
+# says `"token_endpoint_auth_method": ["none"]` (an array, not RFC 7591's string). Registered
+# clients get no client_credentials scope and are not DPoP-bound: Bearer tokens. The person
+# consents to one like to any client. Redirect URIs must be https or loopback (http://127.0.0.1,
+# http://localhost, http://[::1]) and are compared exactly, port included. An OpenID sign-in
+# needs a `nonce` on the authorization request (Glewlwyd answers `nonce required` without one).
 #
 # DPOP_PROVIDER_SCOPES="a b" adds scopes the person may grant (each, like openid, needs her
 # password; `ana` holds them all). Glewlwyd's metadata lists only openid in `scopes_supported`.

@@ -177,7 +177,14 @@ def seed(base, issuer, redirects):
         parameters.update({"register-client-allowed": True, "register-client-auth-scope": [],
                            "register-client-credentials-scope": [], "register-client-token-one-use": False,
                            "register-client-management-allowed": False,
-                           "register-resource-specify-allowed": True})
+                           "register-resource-specify-allowed": True,
+                           # Glewlwyd 2.7.5 makes a client that registers with RFC 7591's
+                           # `"token_endpoint_auth_method": "none"` (a string) confidential, secret-
+                           # less, so its token requests fail (unauthorized_client): it looks for
+                           # "none" in an array (convert_client_registration_to_glewlwyd). Stored as
+                           # the array it looks for, every registered client is public (and none
+                           # is given a secret); the registration answer echoes ["none"].
+                           "register-default-properties": {"token_endpoint_auth_method": {"value": ["none"]}}})
     if resources:
         # RFC 8707: a request may name a resource that one of its scopes is tied to; the access
         # token's aud is then that resource (without one, Glewlwyd puts the scope list there).
