@@ -22,6 +22,9 @@ let package = Package(
         // A ClientMiddleware and ClientTransport for clients made by swift-openapi-generator: the
         // session engine (bearer, single-flight refresh, retry) in front of any generated client.
         .library(name: "RiderKitOpenAPI", targets: ["RiderKitOpenAPI"]),
+        // For the MCP Swift SDK's `Client`: a streamable-HTTP transport that parses Server-Sent
+        // Events on Linux too, each request authorized by a RiderKit session.
+        .library(name: "RiderKitMCP", targets: ["RiderKitMCP"]),
         .executable(name: "rider", targets: ["RiderCLI"]),
         .executable(name: "rider-server", targets: ["RiderServerMain"]),
         .library(name: "RiderReferenceServer", targets: ["RiderReferenceServer"]),
@@ -56,6 +59,8 @@ let package = Package(
         // Spans for requests, refreshes, vault and cache operations, to whatever tracer the program
         // bootstraps (swift-otel, say). Already built for AsyncHTTPClient and Hummingbird.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // RiderKitMCP: the MCP Swift SDK's `Client`, `Transport` and message types.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // MARK: Domain — models, errors, ports. Foundation only.
@@ -126,6 +131,19 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Interfaces/RiderKitOpenAPI",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RiderKitMCP",
+            dependencies: [
+                "RiderDomain", "RiderApplication", "RiderKit",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Interfaces/RiderKitMCP",
             swiftSettings: strict
         ),
         // Only the public API layers: what an embedding program can see, nothing of Infrastructure's
@@ -266,6 +284,18 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tests/RiderKitOpenAPITests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RiderKitMCPTests",
+            // Hummingbird for a streamable-HTTP MCP server over loopback.
+            dependencies: [
+                "RiderKitMCP", "RiderKit", "RiderDomain", "RiderApplication", "TestSupport",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/RiderKitMCPTests",
             swiftSettings: strict
         ),
         // Imports only what an embedding program's tests can: RiderKit and RiderKitTesting.
