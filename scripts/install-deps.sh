@@ -19,6 +19,7 @@ packages=(
   chromium-driver   # chromedriver: the tests drive that browser through WebDriver
   glewlwyd          # an independent provider that checks DPoP proofs (scripts/dpop-provider.sh)
   dbconfig-no-thanks  # glewlwyd without a database server of its own: the tests give it SQLite
+  python3-venv      # python3 -m venv: the PyPI virtualenvs of the peer provider and the MCP server (scripts/mcp-server.sh)
 )
 
 missing=()
