@@ -72,6 +72,16 @@ struct RiderServerCommand: AsyncParsableCommand {
                                valueName: "client-id"))
     var dpopRequiredClients: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "Dynamic client registration (RFC 7591) at POST /oauth2/register: open (public native clients with loopback redirect URIs may register; the metadata names the endpoint); off (404, not in the metadata).",
+        valueName: "open|off"))
+    var registration: ClientRegistrationMode = .open
+
+    @Option(name: .customLong("registration-limit"),
+            help: ArgumentHelp("The most clients /oauth2/register registers while the server runs; past it registrations are refused (429).",
+                               valueName: "n"))
+    var registrationLimit = 1000
+
     @Flag(name: .customLong("form-hostile-tokens"), help: "Issue tokens that contain +, / and = to test client form encoding.")
     var formHostileTokens = false
 
@@ -102,6 +112,9 @@ struct RiderServerCommand: AsyncParsableCommand {
         guard !dpopNonce || dpop != .off else {
             throw ValidationError("--dpop-nonce needs --dpop supported or --dpop required.")
         }
+        guard registrationLimit >= 1 else {
+            throw ValidationError("--registration-limit must be at least 1; use --registration off to refuse every registration.")
+        }
         guard allowNonLoopback || makeConfiguration().isLoopbackHost else {
             throw ValidationError("\(host) is not a loopback address; this test server prints its credentials. Pass --allow-non-loopback to bind it anyway.")
         }
@@ -117,6 +130,8 @@ struct RiderServerCommand: AsyncParsableCommand {
             configuration.clientPublicKeyPEM = pem
         }
         configuration.dpopRequiredClients = Set(dpopRequiredClients)
+        configuration.clientRegistration = registration
+        configuration.registrationLimit = registrationLimit
         // Read first: a parent that exits while the server starts is noticed all the same.
         let parent = getppid()
         let server: RunningReferenceServer
@@ -172,6 +187,7 @@ struct RiderServerCommand: AsyncParsableCommand {
 
 extension DPoPMode: ExpressibleByArgument {}
 extension PushedAuthorizationMode: ExpressibleByArgument {}
+extension ClientRegistrationMode: ExpressibleByArgument {}
 
 // `AsyncParsableCommand.main()` is shadowed by the synchronous overload in top-level code,
 // so parse and run explicitly.

@@ -21,11 +21,11 @@ extension ReferenceResponder {
         if pushedAuthorization != .off, let requestURI = query["request_uri"] {
             return await pushedAuthorizationPage(query, requestURI: requestURI)
         }
-        guard let clientID = query["client_id"], [PublicOAuthClient.id, StandardOAuthClient.id, KeyOAuthClient.id].contains(clientID) else {
+        guard let clientID = query["client_id"], await isAuthorizationClient(clientID) else {
             return ProviderPage.response(AuthorizationPage.problem("The program is not registered here (unknown client_id)."),
                                          status: .badRequest)
         }
-        guard let redirectURI = query["redirect_uri"], Self.isLoopbackRedirect(redirectURI) else {
+        guard let redirectURI = query["redirect_uri"], await acceptsRedirect(redirectURI, for: clientID) else {
             return ProviderPage.response(AuthorizationPage.problem(
                 "The redirect_uri is not one this program registered (http://127.0.0.1 or http://[::1], any port)."),
                                          status: .badRequest)
@@ -40,6 +40,7 @@ extension ReferenceResponder {
         }
         let checked: ReferenceStore.AuthorizationRequest
         do {
+            try await requireGrant("authorization_code", for: clientID)
             checked = try Self.authorizationRequest(query, clientID: clientID, redirectURI: redirectURI)
         } catch {
             return await refuse(error.code, error.description)

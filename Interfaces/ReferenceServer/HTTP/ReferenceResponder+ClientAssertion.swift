@@ -10,7 +10,9 @@ public enum KeyOAuthClient {
 
 extension ReferenceResponder {
     /// The client a request authenticates as: with a `client_assertion`, ``KeyOAuthClient`` once
-    /// its assertion checks out; otherwise as ``requestingClient(_:form:)`` decides.
+    /// its assertion checks out; a registered client (RFC 7591) when `client_id` names one and
+    /// no secret is sent, since registered clients are public; otherwise as
+    /// ``requestingClient(_:form:)`` decides.
     ///
     /// The assertion's checks (RFC 7523 §3): the signature with the registered key; `iss` and
     /// `sub` the client (and `client_id`, when sent, the same); `aud` this server's issuer, a
@@ -20,6 +22,7 @@ extension ReferenceResponder {
     ///   registered with a key; what ``requestingClient(_:form:)`` throws.
     func authenticatedClient(_ request: Request, form: FormFields) async throws -> String? {
         guard form["client_assertion"] != nil || form["client_assertion_type"] != nil else {
+            if let registered = await registeredClient(request, form: form) { return registered.id }
             return try Self.requestingClient(request, form: form)
         }
         func refuse(_ why: String) -> TokenEndpointError {
@@ -61,6 +64,42 @@ extension ReferenceResponder {
             throw refuse("this assertion was used before (jti replayed)")
         }
         return KeyOAuthClient.id
+    }
+}
+
+extension ReferenceResponder {
+    /// The registered client a request names with `client_id` alone (no secret, no HTTP Basic):
+    /// how a public client identifies itself (RFC 6749 §2.3, §3.2.1).
+    func registeredClient(_ request: Request, form: FormFields) async -> RegisteredClient? {
+        guard let named = form["client_id"], form["client_secret"] == nil,
+              !(request.headers[.authorization]?.lowercased().hasPrefix("basic ") ?? false) else { return nil }
+        return await store.registeredClient(id: named)
+    }
+
+    /// Whether `clientID` (`nil`: the anonymous public client) may use `grantType`: a built-in
+    /// client any grant the endpoint takes from it, a registered one those it registered.
+    /// - Throws: `unauthorized_client` when a registered client did not register the grant.
+    func requireGrant(_ grantType: String, for clientID: String?) async throws(TokenEndpointError) {
+        guard let clientID, let registered = await store.registeredClient(id: clientID),
+              !registered.allows(grantType) else { return }
+        throw .unauthorizedClient("the client \(clientID) did not register the grant type \(grantType)")
+    }
+
+    /// Whether `clientID` is a client the authorization endpoint serves: a built-in one, or a
+    /// registered one.
+    func isAuthorizationClient(_ clientID: String) async -> Bool {
+        if [PublicOAuthClient.id, StandardOAuthClient.id, KeyOAuthClient.id].contains(clientID) { return true }
+        return await store.registeredClient(id: clientID) != nil
+    }
+
+    /// Whether `redirectURI` is one `clientID` may be sent back to: for a built-in client any
+    /// loopback `http` one; for a registered client one it registered, ignoring the port
+    /// (RFC 8252 §7.3: a native app listens on whatever port is free).
+    func acceptsRedirect(_ redirectURI: String, for clientID: String) async -> Bool {
+        if let registered = await store.registeredClient(id: clientID) {
+            return registered.accepts(redirectURI: redirectURI)
+        }
+        return Self.isLoopbackRedirect(redirectURI)
     }
 }
 

@@ -13,6 +13,7 @@ extension ReferenceResponder {
                 throw TokenEndpointError.invalidRequest("the parameter \(repeated) must not be repeated")
             }
             let clientID = try await authenticatedClient(request, form: form)
+            try await requireGrant(TokenEndpointError.deviceCodeGrantType, for: clientID)
             let scope = try Self.scope(form["scope"])
             let grant = await store.startDeviceAuthorization(clientID: clientID, scope: scope)
             let origin = await store.origin

@@ -8,7 +8,9 @@ extension ReferenceResponder {
     /// endpoint with its grants, the device authorization endpoint (RFC 8628) and revocation.
     /// With DPoP on (`--dpop`), `dpop_signing_alg_values_supported` (RFC 9449 §5.1) names ES256;
     /// with PAR on (`--par`), `pushed_authorization_request_endpoint` (RFC 9126 §5) names
-    /// `/oauth2/par`, and `require_pushed_authorization_requests` is true when it is required.
+    /// `/oauth2/par`, and `require_pushed_authorization_requests` is true when it is required;
+    /// with registration open (the default), `registration_endpoint` (RFC 7591) names
+    /// `/oauth2/register`.
     /// Its `issuer` is the server's base URL.
     /// Public, and reusable for an hour.
     func providerMetadata() async throws -> Response {
@@ -33,7 +35,8 @@ extension ReferenceResponder {
             revocationEndpointAuthMethodsSupported: ["none"],
             dpopSigningAlgValuesSupported: dpop == .off ? nil : ["ES256"],
             pushedAuthorizationRequestEndpoint: pushedAuthorization == .off ? nil : origin + "/oauth2/par",
-            requirePushedAuthorizationRequests: pushedAuthorization == .required ? true : nil)
+            requirePushedAuthorizationRequests: pushedAuthorization == .required ? true : nil,
+            registrationEndpoint: clientRegistration == .open ? origin + Self.registrationPath : nil)
         return try Responses.json(body, headers: [.cacheControl: "public, max-age=\(ProviderMetadataBody.maxAge)"])
     }
 }
@@ -69,6 +72,8 @@ struct ProviderMetadataBody: Encodable, Sendable {
     let pushedAuthorizationRequestEndpoint: String?
     /// RFC 9126 §5; left out unless PAR is required.
     let requirePushedAuthorizationRequests: Bool?
+    /// RFC 8414 §2 (RFC 7591); left out while registration is off.
+    let registrationEndpoint: String?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -90,5 +95,6 @@ struct ProviderMetadataBody: Encodable, Sendable {
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case registrationEndpoint = "registration_endpoint"
     }
 }

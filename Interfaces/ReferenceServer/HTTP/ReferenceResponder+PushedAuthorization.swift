@@ -28,10 +28,11 @@ extension ReferenceResponder {
             guard form["request_uri"] == nil else {
                 throw TokenEndpointError.invalidRequest("a pushed request must not carry request_uri (RFC 9126 §2.1)")
             }
-            guard let redirectURI = form["redirect_uri"], Self.isLoopbackRedirect(redirectURI) else {
+            guard let redirectURI = form["redirect_uri"], await acceptsRedirect(redirectURI, for: clientID) else {
                 throw TokenEndpointError.invalidRequest(
                     "redirect_uri must be one this client registered (http://127.0.0.1 or http://[::1], any port)")
             }
+            try await requireGrant("authorization_code", for: clientID)
             var pushed = try Self.authorizationRequest(form, clientID: clientID, redirectURI: redirectURI)
             if let proved = try await pushedRequestProof(request) {
                 guard pushed.dpopKeyThumbprint == nil || pushed.dpopKeyThumbprint == proved else {

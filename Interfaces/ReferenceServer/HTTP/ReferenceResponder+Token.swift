@@ -72,6 +72,11 @@ extension ReferenceResponder {
             }
         case "refresh_token"?:
             let refreshToken = try Self.required(form, "refresh_token")
+            // The refresh token names no client here; a registered one that names itself is held
+            // to the grants it registered.
+            if let registered = await registeredClient(request, form: form) {
+                try await requireGrant("refresh_token", for: registered.id)
+            }
             switch await store.refreshGrant(refreshToken: refreshToken, jkt: jkt) {
             case .granted(let pair):
                 return pair
@@ -84,8 +89,11 @@ extension ReferenceResponder {
         case TokenEndpointError.deviceCodeGrantType?:
             let deviceCode = try Self.required(form, "device_code")
             let clientID = try await authenticatedClient(request, form: form)
+            try await requireGrant(TokenEndpointError.deviceCodeGrantType, for: clientID)
             switch await store.deviceCodeGrant(deviceCode: deviceCode, clientID: clientID, jkt: jkt) {
-            case .granted(let pair): return try await withIDToken(pair, audience: clientID, nonce: nil)
+            case .granted(let pair):
+                return try await withIDToken(await withoutUnregisteredRefresh(pair, clientID: clientID),
+                                             audience: clientID, nonce: nil)
             case .pending: throw TokenEndpointError.authorizationPending
             case .slowDown: throw TokenEndpointError.slowDown
             case .denied: throw TokenEndpointError.accessDenied
@@ -96,7 +104,7 @@ extension ReferenceResponder {
         case "client_credentials"?:
             // RFC 6749 §4.4: only a client that authenticates (a secret or a key) acts as itself.
             guard let clientID = try await authenticatedClient(request, form: form),
-                  clientID != PublicOAuthClient.id else {
+                  clientID != PublicOAuthClient.id, await store.registeredClient(id: clientID) == nil else {
                 throw TokenEndpointError(code: "unauthorized_client",
                                          description: "the client credentials grant is for a client that authenticates "
                                              + "(\(StandardOAuthClient.id) with its secret, \(KeyOAuthClient.id) with its key)")
@@ -105,14 +113,25 @@ extension ReferenceResponder {
         case "authorization_code"?:
             let code = try Self.required(form, "code")
             let clientID = try await authenticatedClient(request, form: form)
+            try await requireGrant("authorization_code", for: clientID)
             switch await store.authorizationCodeGrant(code: code, clientID: clientID, redirectURI: form["redirect_uri"],
                                                       codeVerifier: form["code_verifier"], jkt: jkt) {
-            case .granted(let pair, let nonce): return try await withIDToken(pair, audience: clientID, nonce: nonce)
+            case .granted(let pair, let nonce):
+                return try await withIDToken(await withoutUnregisteredRefresh(pair, clientID: clientID),
+                                             audience: clientID, nonce: nonce)
             case .invalid(let reason): throw TokenEndpointError.invalidGrant(reason)
             }
         default:
             throw TokenEndpointError.unsupportedGrantType
         }
+    }
+
+    /// `pair` without its refresh token when `clientID` is a registered client that did not
+    /// register the refresh token grant (RFC 7591 §2): it could not use one.
+    private func withoutUnregisteredRefresh(_ pair: TokenPair, clientID: String?) async -> TokenPair {
+        guard let clientID, let registered = await store.registeredClient(id: clientID),
+              !registered.allows("refresh_token") else { return pair }
+        return await store.withoutRefreshToken(pair)
     }
 
     /// `pair` with an id_token (OpenID Connect Core §3.1.3.3) when its scope asks for `openid`

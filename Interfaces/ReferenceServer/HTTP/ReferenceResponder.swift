@@ -33,6 +33,8 @@ struct ReferenceResponder: HTTPResponder {
     /// The clients whose token requests must carry a DPoP proof, with DPoP on
     /// (`--dpop-required-client`): FAPI 2.0's per-client sender constraint.
     let dpopRequiredClients: Set<String>
+    /// Whether `/oauth2/register` takes dynamic client registrations (`--registration`).
+    let clientRegistration: ClientRegistrationMode
     let logger: Logger
 
     func respond(to request: Request, context: ReferenceRequestContext) async throws -> Response {
@@ -101,6 +103,7 @@ struct ReferenceResponder: HTTPResponder {
         case .standardToken: try await standardToken(request, client: client)
         case .deviceAuthorization: try await deviceAuthorization(request)
         case .pushedAuthorization: try await pushedAuthorization(request)
+        case .clientRegistration: try await registerClient(request)
         case .devicePage: devicePage(request)
         case .deviceDecision: await deviceDecision(request, client: client)
         case .authorizationPage: await authorizationPage(request)

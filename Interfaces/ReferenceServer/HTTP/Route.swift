@@ -26,6 +26,7 @@ enum Route: Sendable, Equatable {
     case standardToken
     case deviceAuthorization
     case pushedAuthorization
+    case clientRegistration
     case devicePage
     case deviceDecision
     case authorizationPage
@@ -89,6 +90,7 @@ enum Route: Sendable, Equatable {
         case "/oauth2/token": return [(.post, .standardToken)]
         case "/oauth2/device_authorization": return [(.post, .deviceAuthorization)]
         case "/oauth2/par": return [(.post, .pushedAuthorization)]
+        case "/oauth2/register": return [(.post, .clientRegistration)]
         case "/device": return [(.get, .devicePage), (.post, .deviceDecision)]
         case "/oauth2/authorize": return [(.get, .authorizationPage), (.post, .authorizationDecision)]
         case "/jwks.json": return [(.get, .keySet)]

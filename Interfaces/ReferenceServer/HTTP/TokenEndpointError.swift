@@ -65,3 +65,20 @@ struct TokenEndpointError: Error, Sendable {
         TokenEndpointError(code: "invalid_scope", description: description)
     }
 }
+
+extension TokenEndpointError {
+    /// RFC 7591 §3.2.2: a registration's metadata is refused.
+    static func invalidClientMetadata(_ description: String) -> TokenEndpointError {
+        TokenEndpointError(code: "invalid_client_metadata", description: description)
+    }
+
+    /// RFC 7591 §3.2.2: a registration's redirect URI is refused.
+    static func invalidRedirectURI(_ description: String) -> TokenEndpointError {
+        TokenEndpointError(code: "invalid_redirect_uri", description: description)
+    }
+
+    /// RFC 6749 §5.2: the client may not use this grant (a registered client's `grant_types`).
+    static func unauthorizedClient(_ description: String) -> TokenEndpointError {
+        TokenEndpointError(code: "unauthorized_client", description: description)
+    }
+}

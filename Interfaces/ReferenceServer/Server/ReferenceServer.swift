@@ -103,6 +103,7 @@ public enum ReferenceServer {
                 pushedAuthorization: configuration.pushedAuthorization,
                 clientPublicKeyPEM: configuration.clientPublicKeyPEM,
                 dpopRequiredClients: configuration.dpop == .off ? [] : configuration.dpopRequiredClients,
+                clientRegistration: configuration.clientRegistration,
                 logger: logger
             ),
             configuration: ApplicationConfiguration(

@@ -82,6 +82,12 @@ public struct ReferenceServerConfiguration: Sendable {
     /// request naming or authenticating one of them without a proof is refused
     /// (`invalid_dpop_proof`), while other clients may still get bearer tokens. Empty by default.
     public var dpopRequiredClients: Set<String> = []
+    /// Whether `/oauth2/register` takes dynamic client registrations (RFC 7591) from public
+    /// native clients; see ``ClientRegistrationMode``. Open by default.
+    public var clientRegistration: ClientRegistrationMode = .open
+    /// The most clients `/oauth2/register` registers while the server runs; past it a registration
+    /// is refused (`429`). 1000 by default.
+    public var registrationLimit: Int = 1000
 
     /// Creates a configuration; every parameter has a test-friendly default.
     public init(
@@ -178,6 +184,9 @@ public struct ReferenceServerConfiguration: Sendable {
         // Both go out as whole seconds, so less than one would read as zero.
         guard deviceCodeLifetime >= .seconds(1), devicePollInterval >= .seconds(1) else {
             throw .invalidConfiguration("the device code lifetime and poll interval must be at least 1 second")
+        }
+        guard registrationLimit >= 1 else {
+            throw .invalidConfiguration("the registration limit must be at least 1 (turn registration off instead)")
         }
     }
 }

@@ -23,7 +23,12 @@ extension ReferenceStore {
             indexByEmail[email] = index
             hiddenUsers.insert(index)
         }
-        var pair = issueTokens(userIndex: index, scope: scope, jkt: jkt)
+        return withoutRefreshToken(issueTokens(userIndex: index, scope: scope, jkt: jkt))
+    }
+
+    /// `pair` with its refresh token forgotten, for grants that hand out none.
+    func withoutRefreshToken(_ pair: TokenPair) -> TokenPair {
+        var pair = pair
         if let refresh = pair.refreshToken { refreshTokens[refresh] = nil }
         pair.refreshToken = nil
         return pair

@@ -61,6 +61,10 @@ public actor ReferenceStore {
     var pushedRequests: [String: PushedRequest] = [:]
     /// Client assertions' `jti`s (RFC 7523) seen, with their expiry.
     var spentClientAssertions: [String: Date] = [:]
+    /// Clients registered at `/oauth2/register` (RFC 7591), by client id.
+    var registeredClients: [String: RegisteredClient] = [:]
+    /// The most clients that may register (``ReferenceServerConfiguration/registrationLimit``).
+    let registrationLimit: Int
     let devicePollInterval: Duration
     let now: @Sendable () -> Date
 
@@ -83,6 +87,7 @@ public actor ReferenceStore {
         self.failedLogins = FailedLogins(settings: configuration.loginThrottle)
         self.deviceCodeLifetime = configuration.deviceCodeLifetime
         self.devicePollInterval = configuration.devicePollInterval
+        self.registrationLimit = configuration.registrationLimit
         // The real port replaces this once it is bound (`setOrigin`), before anyone can connect.
         let host = configuration.host
         self.origin = "http://\(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(configuration.port)"
