@@ -44,7 +44,10 @@ struct DPoPProvider: Sendable {
     /// - Parameters:
     ///   - nonces: whether every proof must carry the provider's current `DPoP-Nonce`.
     ///   - pushedRequests: whether the metadata lists `{issuer}/par`, and requires it.
+    ///   - settings: more of scripts/dpop-provider.sh's switches (`DPOP_PROVIDER_REGISTRATION`,
+    ///     `DPOP_PROVIDER_RESOURCES`, …), as its header documents them.
     static func with<T: Sendable>(nonces: Bool = false, pushedRequests: PushedRequests = .off,
+                                  settings: [String: String] = [:],
                                   _ body: (DPoPProvider) async throws -> T) async throws -> T {
         let runDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("rider-dpop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: runDirectory, withIntermediateDirectories: true)
@@ -62,6 +65,7 @@ struct DPoPProvider: Sendable {
         environment["DPOP_PROVIDER_NONCES"] = nonces ? "1" : "0"
         environment["DPOP_PROVIDER_PAR"] = pushedRequests.rawValue
         environment["DPOP_PROVIDER_LOG_LEVEL"] = "DEBUG"
+        environment.merge(settings) { $1 }
         process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
