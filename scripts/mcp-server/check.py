@@ -18,6 +18,14 @@ token asked for without the resource is refused with 401. Exits 0 when all hold.
 refresh_token, ...) on stdout: how a test gets a token without a browser. <scope> defaults to
 "openid mcp:tools".
 
+    .venv-mcp/bin/python scripts/mcp-server/check.py person <url>
+
+`person` is a browser for a program's sign-in (BROWSER=scripts/mcp-server/person.sh): it plays
+the person `ana` for the authorization request at <url> (a program's own one-time address that
+redirects there, or the request itself): signs in, grants the client the scope it asks for, and
+follows the redirect back to the program's loopback. It detaches at once, as a browser
+launcher does, and reports on stderr.
+
 The person's part of the sign-in is played over Glewlwyd's HTTP API the way its own login page
 does it (the same steps as Tests/EndToEndTests/Support/DPoPProvider.swift's signIn): sign in
 with the password, grant the client its scope, then the authorization request again (with
@@ -29,6 +37,7 @@ import base64
 import hashlib
 import http.cookiejar
 import json
+import os
 import secrets
 import sys
 import urllib.error
@@ -139,6 +148,36 @@ def sign_in(issuer, issuer_metadata, client_id, scope, resource):
     return json.loads(text)
 
 
+def play_person(start):
+    """The person's part of someone else's sign-in, from the URL a program handed its browser."""
+    status, headers, _ = send("GET", start)
+    authorization = headers.get("Location", "") if status in range(300, 400) else start
+    parts = urllib.parse.urlsplit(authorization)
+    query = dict(urllib.parse.parse_qsl(parts.query))
+    if not query.get("client_id") or not query.get("redirect_uri"):
+        raise Failure(f"not an authorization request: {parts.scheme}://{parts.netloc}{parts.path}")
+    base = f"{parts.scheme}://{parts.netloc}"
+    status, _, _ = send("POST", base + "/api/auth/", body={"username": USERNAME, "password": PASSWORD})
+    if status != 200:
+        raise Failure(f"the password sign-in answered {status}")
+    scope = query.get("scope", "openid")
+    status, _, text = send("PUT", f"{base}/api/auth/grant/{urllib.parse.quote(query['client_id'])}", body={"scope": scope})
+    if status != 200:
+        raise Failure(f"the consent answered {status}: {text[:300]!r}")
+    status, headers, _ = send("GET", authorization)
+    location = headers.get("Location", "")
+    if status in range(300, 400) and "login.html" in location:
+        callback = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query)).get("callback_url")
+        if not callback:
+            raise Failure(f"the login page named no callback_url: {location}")
+        status, headers, _ = send("GET", callback + "&g_continue")
+        location = headers.get("Location", "")
+    if status not in range(300, 400) or not location.startswith(query["redirect_uri"]):
+        raise Failure(f"the authorization request answered {status}, not a redirect to the program: {location[:200]}")
+    status, _, _ = send("GET", location)
+    print(f"mcp check: person: the program answered its redirect with {status}", file=sys.stderr)
+
+
 def claims(token):
     payload = token.split(".")[1]
     return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
@@ -209,6 +248,15 @@ def check(issuer, url):
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "person":
+        if os.fork():
+            return  # the launcher returns at once; the person goes on
+        try:
+            play_person(sys.argv[2])
+        except (Failure, OSError) as failure:
+            print(f"mcp check: person: {failure}", file=sys.stderr)
+            os._exit(1)
+        os._exit(0)
     if len(sys.argv) < 4 or sys.argv[1] not in ("check", "token"):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
