@@ -16,7 +16,7 @@ struct LoopbackBrowserUserAgentTests {
         defer { directory.remove() }
         let (script, output) = try SystemBrowserOpenerTests.recordingBrowser(in: directory.url)
         let agent = LoopbackBrowserUserAgent(environment: ["BROWSER": script.path, "PATH": "/usr/bin:/bin"])
-        let client = AsyncHTTPClientTransport()
+        let client = NIOLoopbackListenerTests.browser()
 
         let session = try await agent.beginAuthorization(redirectPath: "/callback")
         #expect(session.redirectURI.host == "127.0.0.1" && session.redirectURI.path == "/callback")

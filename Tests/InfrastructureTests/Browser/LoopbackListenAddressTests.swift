@@ -130,7 +130,7 @@ struct LoopbackListenAddressTests {
         _ = try await endpoint.offer(URL(string: "https://id.example.test/authorize")!,
                                      acceptingAnswers: { $0.query == "code=c&state=s" })
         #expect(endpoint.redirectURI.absoluteString.hasPrefix("http://[::1]:"))
-        let client = AsyncHTTPClientTransport()
+        let client = NIOLoopbackListenerTests.browser()
         let back = try #require(URL(string: endpoint.redirectURI.absoluteString + "?code=c&state=s"))
         let browser = Task { try await NIOLoopbackListenerTests.get(back, client: client) }
         #expect(try await endpoint.redirect() == back)

@@ -7,8 +7,14 @@ import TestSupport
 /// The loopback redirect endpoint over real sockets, with a real HTTP client as the browser.
 @Suite("Loopback listener")
 struct NIOLoopbackListenerTests {
-    /// The browser's request. Its timeout is generous: under the whole suite on two cores the
-    /// listener's answer can wait longer than the transport's 15 s default, and no test here is about time.
+    /// A client that waits as a browser does: the listener holds the browser's request until the
+    /// sign-in ends, which under the whole suite on two cores can be longer than the transport's
+    /// 15 s default (its read timeout as well as the request's), and no test here is about time.
+    static func browser() -> AsyncHTTPClientTransport {
+        AsyncHTTPClientTransport(configuration: .init(timeout: 120))
+    }
+
+    /// The browser's request, with the same generous timeout.
     static func get(_ url: URL, method: HTTPMethod = .get, client: AsyncHTTPClientTransport) async throws -> HTTPResponse {
         try await client.send(HTTPRequest(method: method, url: url, timeout: 120, followsRedirects: false))
     }
@@ -61,7 +67,7 @@ struct NIOLoopbackListenerTests {
 
     @Test("another path gets 404 and another method 405 with Allow, and neither ends the wait; the answer is handed over with its query and answered with the outcome page")
     func oneRedirect() async throws {
-        let client = AsyncHTTPClientTransport()
+        let client = Self.browser()
         let endpoint = try await NIOLoopbackListener().listen(path: "/callback")
         _ = try await endpoint.offer(Self.page, acceptingAnswers: { _ in true })
         let base = endpoint.redirectURI
@@ -183,7 +189,7 @@ struct NIOLoopbackListenerTests {
 
     @Test("a failed sign-in is shown as such (400), and the wait can be cancelled without a redirect")
     func failureAndCancel() async throws {
-        let client = AsyncHTTPClientTransport()
+        let client = Self.browser()
         let endpoint = try await NIOLoopbackListener().listen(path: "/cb")
         _ = try await endpoint.offer(Self.page, acceptingAnswers: { _ in true })
         let waiting = Task { try await endpoint.redirect() }

@@ -87,7 +87,7 @@ struct PastedRedirectUserAgentTests {
         for endsInput in [false, true] {
             let typed = TypedLines()
             if endsInput { typed.end() }
-            let client = AsyncHTTPClientTransport()
+            let client = NIOLoopbackListenerTests.browser()
             let session = try await Self.agent(typed).beginAuthorization(redirectPath: "/callback")
             _ = try await session.present(Self.page, shows: false, acceptingAnswers: { $0.query == "code=c&state=s3cret" })
             let back = try #require(URL(string: session.redirectURI.absoluteString + "?code=c&state=s3cret"))

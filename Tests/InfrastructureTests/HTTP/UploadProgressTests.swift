@@ -33,8 +33,10 @@ struct UploadProgressTests {
             #expect(reports.count >= 3, "moves in steps, not in one jump: \(reports.map(\.sentBytes))")
 
             let avatarURL = try #require(rider.avatarURL)
+            // The session as it is now: a slow upload under load may have renewed it meanwhile.
+            let current = try await kit.sessions.currentSession() ?? session
             let served = try await transport.send(HTTPRequest(
-                method: .get, url: avatarURL, headers: ["Authorization": "Bearer \(session.accessToken)"]))
+                method: .get, url: avatarURL, headers: ["Authorization": "Bearer \(current.accessToken)"]))
             #expect(served.status == 200)
             #expect(served.body == Self.picture)
         }
