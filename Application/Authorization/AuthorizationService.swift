@@ -54,11 +54,21 @@ package struct AuthorizationService: Sendable {
     ///   for an answer that fails a check — tokens issued by a sign-in are then revoked first;
     ///   `RiderError.malformedResponse(_:)`; network errors.
     package func perform(_ request: TokenRequest, clockSkew: TimeInterval) async throws -> DevicePoll {
-        let tokens = try await server.authenticating(try await server.resolvedConfiguration())
+        // A sign-in asks for the scope a protected resource names; a refresh keeps its grant's.
+        let client = request.renewing == nil ? try await server.signInConfiguration()
+            : try await server.resolvedConfiguration()
+        let tokens = try await server.authenticating(client)
         let key = try await proofKey(for: request)
-        let poll = try await send(request.endpoint(in: tokens), proving: key)
+        let poll: DevicePoll
+        do {
+            poll = try await send(request.endpoint(in: tokens), proving: key)
+        } catch let error as RiderError where error.underlying is TokenErrorMapping.ClientRejected {
+            // A registration the provider no longer knows is registered again at the next sign-in.
+            await server.forgetRegisteredClient()
+            throw error
+        }
         guard case .granted(let grant) = poll else { return poll }
-        return .granted(try await checked(grant, of: request, boundTo: key, clockSkew: clockSkew))
+        return .granted(try await checked(grant, of: request, boundTo: key, clockSkew: clockSkew, client: tokens))
     }
 
     /// The key `request` proves possession of: a refresh's, the session's; an authorization
@@ -118,9 +128,10 @@ package struct AuthorizationService: Sendable {
         return grant
     }
 
-    /// A granted answer, checked as `request` requires.
+    /// A granted answer, checked as `request` requires, for the client as resolved (`client`: its
+    /// id perhaps registered, its scope perhaps the resource's).
     private func checked(_ grant: TokenGrant, of request: TokenRequest, boundTo key: (any DPoPKey)?,
-                         clockSkew: TimeInterval) async throws -> TokenGrant {
+                         clockSkew: TimeInterval, client: APIConfiguration) async throws -> TokenGrant {
         var grant = grant
         if let current = request.renewing {
             do {
@@ -131,7 +142,8 @@ package struct AuthorizationService: Sendable {
                     throw RiderError.malformedResponse("the refresh answer is for a different user than the session")
                 }
                 // OpenID Connect Core §12.2: checked as at sign-in (without a nonce), the same account.
-                if let claims = try await verifiedClaims(of: grant, nonce: nil, clockSkew: clockSkew) {
+                if let claims = try await verifiedClaims(of: grant, nonce: nil, clockSkew: clockSkew,
+                                                         clientID: client.clientID) {
                     guard claims.subject == current.userID.rawValue else {
                         throw RiderError.untrustedAuthorizationResponse("the id_token names another account than "
                             + "the session")
@@ -159,7 +171,7 @@ package struct AuthorizationService: Sendable {
                 if let issued = try? grant.session(issuedAt: clock.now, userID: UserID("")) { await revokeUnkept(issued) }
                 throw error
             }
-            let clientID = configuration.clientID ?? ""
+            let clientID = client.clientID ?? ""
             grant.userID = grant.userID ?? UserID(clientID)
             grant.identity = grant.identity ?? AccountIdentity(email: nil, name: clientID, source: .credentials)
             grant.issuedToClient = true
@@ -167,14 +179,15 @@ package struct AuthorizationService: Sendable {
         }
         do {
             grant = try bound(grant, to: key, renewing: nil)
-            if let claims = try await verifiedClaims(of: grant, nonce: request.nonce, clockSkew: clockSkew) {
+            if let claims = try await verifiedClaims(of: grant, nonce: request.nonce, clockSkew: clockSkew,
+                                                     clientID: client.clientID) {
                 if let stated = grant.userID, stated.rawValue != claims.subject {
                     throw RiderError.untrustedAuthorizationResponse("the id_token names another account than the "
                         + "token response")
                 }
                 grant.userID = UserID(claims.subject)
                 grant.identity = claims.identity
-            } else if configuration.requestsOpenID, let userinfo = try? await server.openID()?.userinfo {
+            } else if client.requestsOpenID, let userinfo = try? await server.openID()?.userinfo {
                 let provisional = try grant.session(issuedAt: clock.now, userID: grant.userID ?? UserID(""))
                 let answer = try await send(API.userinfo(at: userinfo), as: provisional)
                 if let stated = grant.userID, stated.rawValue != answer.subject {
@@ -194,7 +207,8 @@ package struct AuthorizationService: Sendable {
 
     /// The id_token's claims, once its signature and claims are checked (OpenID Connect Core
     /// §3.1.3.7); `nil` when there is none, or none RiderKit can check and none was asked for.
-    private func verifiedClaims(of grant: TokenGrant, nonce: String?, clockSkew: TimeInterval) async throws -> IDTokenClaims? {
+    private func verifiedClaims(of grant: TokenGrant, nonce: String?, clockSkew: TimeInterval,
+                                clientID: String?) async throws -> IDTokenClaims? {
         guard let idToken = grant.idToken else {
             if nonce != nil {
                 throw RiderError.untrustedAuthorizationResponse("the provider sent no id_token, though the sign-in "
@@ -202,8 +216,7 @@ package struct AuthorizationService: Sendable {
             }
             return nil
         }
-        guard let keys, let openID = try await server.openID(), let keySet = openID.keySet,
-              let clientID = configuration.clientID else {
+        guard let keys, let openID = try await server.openID(), let keySet = openID.keySet, let clientID else {
             if nonce != nil {
                 throw RiderError.invalidConfiguration("the id_token cannot be checked: set issuer (its metadata "
                     + "names jwks_uri) and client_id")
@@ -233,6 +246,7 @@ package struct AuthorizationService: Sendable {
             if session.role == nil { session.role = account.role }
         }
         session.revocationOrigin = await server.revocationOrigin()
+        session.resource = configuration.resource
         return session
     }
 
@@ -264,7 +278,7 @@ package struct AuthorizationService: Sendable {
     ///   `RiderError.malformedResponse(_:)` for an unusable answer, network errors.
     package func requestDeviceAuthorization() async throws -> DeviceAuthorization {
         let endpoint = try await server.deviceAuthorizationEndpoint()
-        let tokens = try await server.authenticating(try await server.resolvedConfiguration())
+        let tokens = try await server.authenticating(try await server.signInConfiguration())
         return try await send(API.deviceAuthorization(at: endpoint, now: clock.now, in: tokens))
     }
 

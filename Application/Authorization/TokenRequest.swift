@@ -70,7 +70,9 @@ package struct TokenRequest: Sendable {
         case .authorizationCode(let code, let verifier, let redirectURI):
             granted(API.authorizationCodeGrant(code, codeVerifier: verifier, redirectURI: redirectURI, in: configuration))
         case .deviceCode(let authorization): API.deviceCodeGrant(authorization, in: configuration)
-        case .refreshToken(let token, _): granted(API.refreshGrant(token, in: configuration))
+        case .refreshToken(let token, let session):
+            // A refresh names the resource its session was issued for, whatever is configured now.
+            granted(API.refreshGrant(token, in: configuration.renewing(session)))
         case .clientCredentials: granted(API.clientCredentialsGrant(in: configuration))
         }
     }
@@ -82,5 +84,14 @@ package struct TokenRequest: Sendable {
                                         decode: { .granted(try endpoint.decode($0)) }, mapError: endpoint.mapError)
         poll.followsRedirects = endpoint.followsRedirects
         return poll
+    }
+}
+
+extension APIConfiguration {
+    /// This configuration as `session` was issued with it: its resource (RFC 8707) named.
+    func renewing(_ session: Session) -> APIConfiguration {
+        var configuration = self
+        configuration.resource = session.resource
+        return configuration
     }
 }

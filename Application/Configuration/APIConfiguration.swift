@@ -58,6 +58,13 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
     /// each request by the authorization server, never stored or printed.
     package var clientAssertion: String?
 
+    /// The protected resource the tokens are for (RFC 8707): named as `resource` on every
+    /// authorization, pushed, device authorization and token request, so the provider can
+    /// restrict the tokens' audience to it, whether or not its metadata says it understands the
+    /// parameter. `nil` (the default) names none. It must be on ``baseURL``'s origin: a session's
+    /// tokens go nowhere else.
+    public var resource: URL?
+
     /// Whether browser sign-ins push their request to the provider first (PAR, RFC 9126):
     /// ``PushedAuthorizationUse/auto`` unless told.
     public var pushedAuthorization: PushedAuthorizationUse = .auto
@@ -176,7 +183,7 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
             "baseURL": baseURL, "tokenPath": tokenPath, "mePath": mePath, "revokePath": revokePath,
             "clientID": clientID as Any, "clientSecret": clientSecret == nil ? "none" : "<redacted>",
             "clientAuthentication": clientAuthentication, "scope": scope as Any,
-            "requestTimeout": requestTimeout, "refreshLeeway": refreshLeeway,
+            "requestTimeout": requestTimeout, "refreshLeeway": refreshLeeway, "resource": resource as Any,
         ])
     }
 
@@ -192,6 +199,23 @@ public struct APIConfiguration: Hashable, Sendable, CustomStringConvertible, Cus
             throw RiderError.invalidConfiguration("the query does not form a valid URL")
         }
         return result
+    }
+
+    /// Checks that `resource` can name the protected resource a session is for (RFC 8707 §2,
+    /// RFC 9728 §1.2) on the API at `baseURL`: an https (or loopback http) URL without user
+    /// name, password or fragment, on `baseURL`'s origin — a session's tokens are sent to that
+    /// origin alone, so a resource elsewhere could never be used with them.
+    /// - Throws: `RiderError.invalidConfiguration(_:)` saying which rule it breaks.
+    package static func validateResource(_ resource: URL, on baseURL: URL) throws {
+        try validate(resource)
+        guard resource.fragment == nil else {
+            throw RiderError.invalidConfiguration("the resource \(resource.absoluteString) must not have a fragment "
+                + "(RFC 8707 §2)")
+        }
+        guard origin(of: resource) == origin(of: baseURL) else {
+            throw RiderError.invalidConfiguration("the resource \(resource.absoluteString) is not on the server "
+                + "\(origin(of: baseURL)): a session's tokens are sent to its server's origin alone")
+        }
     }
 
     static func validate(_ url: URL) throws {

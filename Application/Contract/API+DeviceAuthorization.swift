@@ -21,6 +21,7 @@ extension API {
                                             in configuration: APIConfiguration) -> Endpoint<DeviceAuthorization> {
         var form: [(String, String)] = []
         if let scope = configuration.scope { form.append(("scope", scope)) }
+        addResource(to: &form, configuration: configuration)
         var headers = HTTPHeaders()
         headers["Cache-Control"] = "no-store"
         addClientAuthentication(to: &form, headers: &headers, configuration: configuration)

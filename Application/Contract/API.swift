@@ -99,6 +99,7 @@ extension API {
         form: [(String, String)], grant: TokenErrorMapping.Grant, in configuration: APIConfiguration
     ) -> Endpoint<TokenGrant> {
         var form = form
+        addResource(to: &form, configuration: configuration)
         var headers = HTTPHeaders()
         headers["Cache-Control"] = "no-store"
         addClientAuthentication(to: &form, headers: &headers, configuration: configuration)
@@ -139,6 +140,13 @@ extension API {
         case (.none, _), (.basic, nil), (.requestBody, nil):
             form.append(("client_id", clientID))
         }
+    }
+
+    /// RFC 8707's `resource`, when the configuration names the protected resource the tokens are
+    /// for: on token requests of every grant, device authorization and (through the
+    /// authorization request) pushed requests.
+    static func addResource(to form: inout [(String, String)], configuration: APIConfiguration) {
+        if let resource = configuration.resource { form.append(("resource", resource.absoluteString)) }
     }
 
     /// RFC 7523 §2.2's `client_assertion_type`.

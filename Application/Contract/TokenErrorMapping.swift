@@ -21,6 +21,10 @@ package enum TokenErrorMapping {
         case clientCredentials
     }
 
+    /// The underlying error of a refusal that names the client itself (`invalid_client`,
+    /// `unauthorized_client`): a client registered on the fly is then forgotten, to register again.
+    package struct ClientRejected: Error, Hashable, Sendable {}
+
     /// The error for a failed token endpoint answer, noting the answer's HTTP status.
     package static func error(for response: HTTPResponse, grant: Grant) -> RiderError {
         mapped(response, grant: grant).answered(status: response.status, problem: nil)
@@ -49,7 +53,8 @@ package enum TokenErrorMapping {
                 + (detail.map { " (\($0))" } ?? "") + "; it needs a client secret or key the provider accepts")
         case ("invalid_client", _), ("unauthorized_client", _):
             return .invalidConfiguration(
-                "the token endpoint rejected the client id or secret" + (detail.map { " (\($0))" } ?? ""))
+                "the token endpoint rejected the client id or secret" + (detail.map { " (\($0))" } ?? ""),
+                underlying: ClientRejected())
         case (nil, 401) where AuthenticationChallenge.challenges(in: response).contains(where: { $0.isScheme("Basic") }):
             // RFC 6749 §5.2: a Basic challenge from the token endpoint means the client id or
             // secret was refused, even when the error body is missing.

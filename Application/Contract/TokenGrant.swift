@@ -65,6 +65,7 @@ package struct TokenGrant: Hashable, Sendable, CustomStringConvertible, CustomDe
         session.revocationOrigin = previous?.revocationOrigin
         session.proofKey = proofKey
         session.isClientSession = issuedToClient || previous?.isClientSession == true
+        session.resource = previous?.resource
         return session
     }
 

@@ -18,6 +18,15 @@ package struct AuthorizationServer: Sendable {
     /// What discovering from a protected resource's URL asks with (the discovery transport, the
     /// metadata cache, the clock); `nil` when the program wired RiderKit by hand.
     package var resourceDiscovery: ProtectedResourceDiscovery.Environment?
+    /// The protected resource sign-ins are for, when its metadata names the authorization server
+    /// (RFC 9728): then its authorization server is the provider — the configured issuer must be
+    /// among those it lists — and its scope is asked for where none is configured. `nil`: the
+    /// configured issuer, if any, is the provider.
+    package var resourceAuthority: ProtectedResourceAuthority?
+    /// How this program gets a client id where none is configured (a client id metadata
+    /// document, else RFC 7591 registration, kept per authorization server); `nil`: a client id
+    /// must be configured.
+    package var registration: ClientRegistration?
 
     /// - Parameters:
     ///   - configuration: the API configuration.
@@ -35,20 +44,63 @@ package struct AuthorizationServer: Sendable {
     /// Whether resolving needs the provider's metadata: an issuer is configured and the token or
     /// revocation endpoint is not set explicitly.
     package var needsDiscovery: Bool {
-        discovery != nil && (explicit.token == nil || explicit.revocation == nil)
+        (discovery != nil || resourceAuthority != nil) && (explicit.token == nil || explicit.revocation == nil)
     }
 
-    /// ``configuration`` with the token and revocation endpoints resolved: those set explicitly,
-    /// else the discovered ones, as absolute URLs. Without an issuer, no request is made. When the metadata names no revocation endpoint, the configured `revokePath` stays.
+    /// Whether there is a provider to discover at all: an issuer, or a resource naming one.
+    package var hasProvider: Bool { discovery != nil || resourceAuthority != nil }
+
+    /// The provider's metadata reader: the protected resource's authorization server, learnt
+    /// from the resource, else the configured issuer's; `nil` with neither.
+    /// - Throws: what ``ProtectedResourceAuthority/discovered()`` throws.
+    package func provider() async throws -> ProviderDiscovery? {
+        guard let resourceAuthority else { return discovery }
+        return try await resourceAuthority.provider()
+    }
+
+    /// ``configuration`` with the token and revocation endpoints resolved — those set explicitly,
+    /// else the discovered ones, as absolute URLs — and the client this program registered where
+    /// none is configured (``registeredClient()``). Without an issuer or a resource, no request
+    /// is made. When the metadata names no revocation endpoint, the configured `revokePath` stays.
     /// - Returns: the configuration to build token and revocation requests with.
-    /// - Throws: what `ProviderDiscovery.metadata(reload:)` throws;
+    /// - Throws: what `ProviderDiscovery.metadata(reload:)` and registration throw;
     ///   `RiderError.invalidConfiguration(_:)` when neither the metadata nor the configuration
     ///   names a token endpoint.
     package func resolvedConfiguration() async throws -> APIConfiguration {
+        var resolved = try await resolvedEndpoints()
+        if let client = try await registeredClient() {
+            resolved.clientID = client.clientID
+            resolved.clientSecret = client.clientSecret
+            resolved.clientAuthentication = client.clientAuthentication
+        }
+        return resolved
+    }
+
+    /// ``resolvedConfiguration()`` as a new sign-in asks with it: where no scope is configured,
+    /// the scope the protected resource asks for (``ProtectedResourceAuthority/scope()``), with
+    /// `openid` before it when the registered client may receive id_tokens and the provider
+    /// names the scope — so the account is named by its id_token. Refreshes ask for no scope
+    /// of their own: they keep the grant's (RFC 6749 §6).
+    /// - Throws: what ``resolvedConfiguration()`` and resource discovery throw.
+    package func signInConfiguration() async throws -> APIConfiguration {
+        var resolved = try await resolvedConfiguration()
+        guard resolved.scope == nil, let resourceAuthority else { return resolved }
+        resolved.scope = try await resourceAuthority.scope()
+        if try await registeredClient()?.mayReceiveIDTokens == true, !resolved.requestsOpenID,
+           try await provider()?.metadata().metadata.scopesSupported?.contains("openid") == true {
+            resolved.scope = (["openid"] + (resolved.scope.map { [$0] } ?? [])).joined(separator: " ")
+        }
+        return resolved
+    }
+
+    /// ``configuration`` with only the token and revocation endpoints resolved: what binds a
+    /// session to its servers, without registering anything.
+    /// - Throws: as ``resolvedConfiguration()``, but never for registration.
+    package func resolvedEndpoints() async throws -> APIConfiguration {
         var resolved = configuration
         if let token = explicit.token { resolved.tokenPath = token.absoluteString }
         if let revocation = explicit.revocation { resolved.revokePath = revocation.absoluteString }
-        guard needsDiscovery, let discovery else { return resolved }
+        guard needsDiscovery, let discovery = try await provider() else { return resolved }
         let endpoints = try await discovery.metadata().metadata.endpoints.overridden(by: explicit)
         guard let token = endpoints.token else {
             throw RiderError.invalidConfiguration("the provider \(discovery.configuration.issuer) names no token "
@@ -59,6 +111,22 @@ package struct AuthorizationServer: Sendable {
         return resolved
     }
 
+    /// The client this program registered with the provider (or names by a metadata document),
+    /// where no client id is configured: `nil` when one is, or without a provider or a way to
+    /// register.
+    /// - Throws: what `ClientRegistration.client(for:)` throws; what discovery throws.
+    package func registeredClient() async throws -> RegisteredClient? {
+        guard configuration.clientID == nil, let registration, let discovery = try await provider() else { return nil }
+        return try await registration.client(for: try await discovery.metadata().metadata)
+    }
+
+    /// Forgets the client registered with the provider, after it said it does not know it
+    /// (`invalid_client`), so the next sign-in registers again. Nothing for a configured client.
+    package func forgetRegisteredClient() async {
+        guard configuration.clientID == nil, let registration, let discovery = try? await provider() else { return }
+        try? await registration.forget(issuer: discovery.configuration.issuer.absoluteString)
+    }
+
     /// Why a password sign-in is pointless, when the issuer's metadata lists its grant types and
     /// the password grant is not among them (RFC 9700 advises providers against it); `nil`
     /// without an issuer, with a token endpoint set explicitly, or when the provider did not list
@@ -67,7 +135,7 @@ package struct AuthorizationServer: Sendable {
     ///   does offer (its remedy says which, for a front end to name its own command).
     /// - Throws: what discovery throws.
     package func passwordGrantRefusal() async throws -> RiderError? {
-        guard explicit.token == nil, let discovery else { return nil }
+        guard explicit.token == nil, let discovery = try await provider() else { return nil }
         let metadata = try await discovery.metadata().metadata
         guard let grants = metadata.grantTypesSupported, !grants.contains("password") else { return nil }
         let browser = grants.contains("authorization_code"), deviceCode = grants.contains(Self.deviceCodeGrant)
@@ -83,7 +151,7 @@ package struct AuthorizationServer: Sendable {
     /// explicitly (then the provider is not asked; set DPoP to required to use it there).
     /// - Throws: what discovery throws.
     package func offersDPoP() async throws -> Bool {
-        guard explicit.token == nil, let discovery else { return false }
+        guard explicit.token == nil, let discovery = try await provider() else { return false }
         return try await discovery.metadata().metadata.dpopSigningAlgValuesSupported?.contains("ES256") ?? false
     }
 
@@ -96,7 +164,7 @@ package struct AuthorizationServer: Sendable {
     /// - Throws: what ``resolvedConfiguration()`` throws.
     package func revocationConfiguration() async throws -> APIConfiguration? {
         let resolved = try await resolvedConfiguration()
-        guard explicit.revocation == nil, let discovery else { return resolved }
+        guard explicit.revocation == nil, let discovery = try await provider() else { return resolved }
         return try await discovery.metadata().metadata.endpoints.revocation == nil ? nil : resolved
     }
 
@@ -136,6 +204,9 @@ package struct AuthorizationServer: Sendable {
     ///   offers no device sign-in, or no issuer is configured); what discovery throws.
     package func deviceAuthorizationEndpoint() async throws -> URL {
         if let explicit = explicit.deviceAuthorization { return explicit }
+        // A sign-in asks the resource afresh: the servers it names may have changed.
+        _ = try await resourceAuthority?.discovered()
+        let discovery = try await provider()
         if let discovery, let endpoint = try await discovery.metadata().metadata.endpoints.deviceAuthorization {
             return endpoint
         }
@@ -164,7 +235,9 @@ package struct AuthorizationServer: Sendable {
     ///   or the provider's metadata rules the flow out (no `authorization_code` grant, PKCE
     ///   methods listed without `S256` — RFC 9700 §2.1.1 wants S256); what discovery throws.
     package func browserSignIn() async throws -> BrowserSignIn {
-        guard let discovery else {
+        // A sign-in asks the resource afresh: the servers it names may have changed.
+        _ = try await resourceAuthority?.discovered()
+        guard let discovery = try await provider() else {
             guard let endpoint = explicit.authorization else {
                 throw RiderError.invalidConfiguration("browser sign-in needs the provider's authorization endpoint: "
                     + "set issuer (or authorization_endpoint)")
@@ -234,7 +307,7 @@ package struct AuthorizationServer: Sendable {
     /// without an issuer, when nothing can be checked against one.
     /// - Throws: what discovery throws.
     package func openID() async throws -> OpenID? {
-        guard let discovery else { return nil }
+        guard let discovery = try await provider() else { return nil }
         let metadata = try await discovery.metadata().metadata
         let endpoints = metadata.endpoints.overridden(by: explicit)
         return OpenID(issuer: metadata.issuer, keySet: endpoints.jwks, userinfo: endpoints.userinfo)

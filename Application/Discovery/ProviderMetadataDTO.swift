@@ -21,6 +21,7 @@ struct ProviderMetadataDTO: Decodable, Sendable {
     var tokenEndpointAuthMethodsSupported: [String]?
     var registrationEndpoint: String?
     var clientIDMetadataDocumentSupported: Bool?
+    var scopesSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -39,6 +40,7 @@ struct ProviderMetadataDTO: Decodable, Sendable {
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case registrationEndpoint = "registration_endpoint"
         case clientIDMetadataDocumentSupported = "client_id_metadata_document_supported"
+        case scopesSupported = "scopes_supported"
     }
 
     /// The metadata, every endpoint checked as a configured URL is.
@@ -71,6 +73,7 @@ struct ProviderMetadataDTO: Decodable, Sendable {
         described.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
         described.registrationEndpoint = try endpoint(registrationEndpoint, "registration_endpoint")
         described.clientIDMetadataDocumentSupported = clientIDMetadataDocumentSupported
+        described.scopesSupported = scopesSupported
         try ProviderDiscovery.check(described.endpoints)
         try ProviderDiscovery.check(registration: described.registrationEndpoint)
         return described

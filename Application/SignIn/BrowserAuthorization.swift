@@ -42,9 +42,11 @@ package struct BrowserAuthorization: Sendable, CustomStringConvertible, CustomRe
     ///   - issuerIsRequired: the metadata's `authorization_response_iss_parameter_supported`.
     ///   - cryptography: the random generator and SHA-256.
     ///   - proofKey: the DPoP key to bind the code to (`dpop_jkt`), for a DPoP sign-in.
+    ///   - resource: the protected resource the tokens are for (RFC 8707), if one is named.
     /// - Throws: `RiderError.invalidConfiguration(_:)` when the endpoint cannot take a query.
     package init(endpoint: URL, clientID: String, redirectURI: URL, scope: String?, issuer: String?,
-                 issuerIsRequired: Bool, cryptography: any SignInCryptography, proofKey: (any DPoPKey)? = nil) throws {
+                 issuerIsRequired: Bool, cryptography: any SignInCryptography, proofKey: (any DPoPKey)? = nil,
+                 resource: URL? = nil) throws {
         // 32 bytes give a 43-character verifier, RFC 7636 §4.1's minimum length and entropy;
         // 16 bytes give the 128 bits the issue asks of state and nonce.
         codeVerifier = Self.base64URL(cryptography.randomBytes(count: 32))
@@ -56,6 +58,7 @@ package struct BrowserAuthorization: Sendable, CustomStringConvertible, CustomRe
         self.issuerIsRequired = issuerIsRequired
         var query = [("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI.absoluteString)]
         if let scope { query.append(("scope", scope)) }
+        if let resource { query.append(("resource", resource.absoluteString)) }
         query.append(("state", state))
         if let nonce { query.append(("nonce", nonce)) }
         query.append(("code_challenge", Self.base64URL(cryptography.sha256(Data(codeVerifier.utf8)))))
@@ -205,14 +208,17 @@ extension BrowserAuthorization {
     package static func prepared(by service: AuthorizationService, redirectURI: URL,
                                  cryptography: any SignInCryptography) async throws -> BrowserAuthorization {
         let provider = try await service.server.browserSignIn()
-        guard let clientID = service.configuration.clientID, !clientID.isEmpty else {
+        // The client id and scope as resolved: a client registered with the provider, the scope a
+        // protected resource asks for, where nothing is configured.
+        let client = try await service.server.signInConfiguration()
+        guard let clientID = client.clientID, !clientID.isEmpty else {
             throw RiderError.invalidConfiguration("browser sign-in needs the client id the provider registered for "
                 + "this program: set the client id (clientID)").suggesting(.setClientID)
         }
         let authorization = try BrowserAuthorization(
-            endpoint: provider.endpoint, clientID: clientID, redirectURI: redirectURI, scope: service.configuration.scope,
+            endpoint: provider.endpoint, clientID: clientID, redirectURI: redirectURI, scope: client.scope,
             issuer: provider.issuer, issuerIsRequired: provider.issuerIsRequired, cryptography: cryptography,
-            proofKey: try await service.signInProofKey())
+            proofKey: try await service.signInProofKey(), resource: client.resource)
         guard let pushEndpoint = provider.pushEndpoint else { return authorization }
         return try authorization.pushed(as: try await service.push(authorization, to: pushEndpoint))
     }

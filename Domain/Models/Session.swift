@@ -34,6 +34,10 @@ public struct Session: Hashable, Sendable, CustomStringConvertible, CustomDebugS
     /// Whether the session is the client's own (the client credentials grant, RFC 6749 §4.4):
     /// it has no refresh token and is renewed by asking for new tokens as the client again.
     package var isClientSession = false
+    /// The protected resource the tokens were issued for (RFC 8707), when the sign-in named one:
+    /// every refresh names it again, and the tokens are sent to its origin alone. `nil` for a
+    /// session that named none. Kept by the vault with the session, carried over by every refresh.
+    package var resource: URL?
 
     /// Whether the tokens are bound to a DPoP key and useless without a proof signed with it.
     public var isSenderConstrained: Bool { proofKey != nil }

@@ -20,4 +20,18 @@ package protocol ProviderMetadataCache: Sendable {
     /// - Parameter issuer: the issuer identifier.
     /// - Throws: ``RiderError/storage(_:underlying:)``.
     func remove(issuer: String) async throws
+    /// The issuer last chosen for a protected resource (RFC 9728), so a process that only
+    /// refreshes or reads its session need not ask the resource again.
+    /// - Parameter resource: the resource's URL, exactly as configured.
+    /// - Returns: the issuer, or `nil` when none is kept (or it cannot be read).
+    func issuer(ofResource resource: String) async -> String?
+    /// Keeps `issuer` as the one chosen for `resource`.
+    /// - Throws: ``RiderError/storage(_:underlying:)``.
+    func saveIssuer(_ issuer: String, ofResource resource: String) async throws
+}
+
+extension ProviderMetadataCache {
+    /// A cache that keeps no resources' issuers: every process asks the resource again.
+    package func issuer(ofResource resource: String) async -> String? { nil }
+    package func saveIssuer(_ issuer: String, ofResource resource: String) async throws {}
 }

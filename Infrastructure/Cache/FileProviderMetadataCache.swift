@@ -64,6 +64,43 @@ package struct FileProviderMetadataCache: ProviderMetadataCache {
         }
     }
 
+    // MARK: - The issuer of a protected resource
+
+    /// The file that keeps the issuer chosen for `resource`: `<root>/<resource folder>/resource.json`.
+    package func file(forResource resource: String) -> URL {
+        root.appendingPathComponent(XDGDirectories.folderName(forOrigin: resource), isDirectory: true)
+            .appendingPathComponent("resource.json")
+    }
+
+    /// The kept issuer; a missing, damaged or foreign file, or one for another resource, reads as none.
+    package func issuer(ofResource resource: String) async -> String? {
+        guard let data = try? PrivateFile.read(file(forResource: resource)),
+              let record = try? JSONDecoder.providerRecords.decode(ResourceRecord.self, from: data),
+              record.version == ResourceRecord.currentVersion, record.resource == resource else { return nil }
+        return record.issuer
+    }
+
+    /// - Throws: ``RiderError/storage(_:underlying:)`` naming the file.
+    package func saveIssuer(_ issuer: String, ofResource resource: String) async throws {
+        let file = file(forResource: resource)
+        do {
+            let record = ResourceRecord(resource: resource, issuer: issuer)
+            try PrivateFile.write(try JSONEncoder.providerRecords.encode(record), to: file)
+        } catch let error as VaultError {
+            throw RiderError.storage("the protected resource's issuer \(file.path) cannot be written: \(error.message)")
+        } catch {
+            throw RiderError.storage("the protected resource's issuer \(file.path) cannot be written")
+        }
+    }
+
+    /// `resource.json`'s layout.
+    struct ResourceRecord: Codable {
+        static let currentVersion = 1
+        var version = Self.currentVersion
+        var resource: String
+        var issuer: String
+    }
+
     /// The file's layout: a version, then the stored metadata.
     struct Record: Codable {
         /// Bumped when the layout changes; another version is ignored (and fetched again).

@@ -17,4 +17,10 @@ package actor InMemoryProviderMetadataCache: ProviderMetadataCache {
     }
 
     package func remove(issuer: String) async throws { stored[issuer] = nil }
+
+    private var issuers: [String: String] = [:]
+
+    package func issuer(ofResource resource: String) async -> String? { issuers[resource] }
+
+    package func saveIssuer(_ issuer: String, ofResource resource: String) async throws { issuers[resource] = issuer }
 }

@@ -29,6 +29,9 @@ struct StoredSession: Codable, Sendable {
     /// Whether it is the client's own session (``Session/isClientSession``); absent (false) for
     /// a person's, and from files written before client sessions.
     var clientSession: Bool?
+    /// The protected resource the tokens were issued for (``Session/resource``); absent for a
+    /// session that named none, and from files written before resources.
+    var resource: String?
 
     enum CodingKeys: String, CodingKey {
         case version
@@ -45,6 +48,7 @@ struct StoredSession: Codable, Sendable {
         case revocationOrigin = "revocation_origin"
         case proofKey = "dpop_key"
         case clientSession = "client_session"
+        case resource
     }
 
     init(_ session: Session, binding: SessionBinding?) {
@@ -62,6 +66,7 @@ struct StoredSession: Codable, Sendable {
         revocationOrigin = session.revocationOrigin
         proofKey = session.proofKey
         clientSession = session.isClientSession ? true : nil
+        resource = session.resource?.absoluteString
     }
 
     /// The server recorded with the session; `nil` for a version 1 session.
@@ -77,6 +82,7 @@ struct StoredSession: Codable, Sendable {
         session.revocationOrigin = revocationOrigin
         session.proofKey = proofKey
         session.isClientSession = clientSession ?? false
+        session.resource = resource.flatMap { URL(string: $0) }
         return session
     }
 

@@ -43,7 +43,7 @@ extension ConfigurationFile.Settings.CodingKeys {
         case .cacheTimeToLive: Self.seconds(CacheSettings().timeToLive)
         case .cacheMaximumUsers: String(SQLiteUserCache.Configuration.defaultMaximumEntries)
         case .cacheKeepOnLogout: "false"
-        case .baseURL, .issuer, .clientID, .clientSecret, .clientKeyFile, .scope, .authorizationEndpoint, .deviceAuthorizationEndpoint,
+        case .baseURL, .issuer, .resource, .clientIDMetadataURL, .clientID, .clientSecret, .clientKeyFile, .scope, .authorizationEndpoint, .deviceAuthorizationEndpoint,
              .userinfoEndpoint, .jwksURI: nil
         }
     }
@@ -53,6 +53,7 @@ extension ConfigurationFile.Settings.CodingKeys {
         switch self {
         case .baseURL: "an https URL (http only for loopback), e.g. https://api.example.com"
         case .issuer: "the provider's issuer: an https URL (http only for loopback), exactly as its metadata spells it"
+        case .resource: "the protected resource signed in to, an https URL (http only for loopback) on the server's origin; its metadata (RFC 9728) names the provider"
         case .tokenPath, .revokePath: "a path on the server, e.g. /auth/token, or an absolute https URL (wins over discovery)"
         case .mePath: "a path on the server, e.g. /auth/me"
         case .authorizationEndpoint, .deviceAuthorizationEndpoint, .userinfoEndpoint, .jwksURI:
@@ -60,6 +61,7 @@ extension ConfigurationFile.Settings.CodingKeys {
         case .clientID, .scope: "any text"
         case .clientSecret: "any text (a secret: never printed)"
         case .clientAuthentication: "basic (client_secret_basic), body (client_secret_post), none or private_key_jwt"
+        case .clientIDMetadataURL: "the https URL of rider's client id metadata document, used as its client id where the provider takes one and no client_id is set"
         case .clientKeyFile: "an absolute path to the client's private key (PEM, P-256 or RSA), readable by you alone"
         case .clientAssertionAudience: "issuer or token_endpoint: the aud of private_key_jwt assertions"
         case .dpop: "auto (when the provider offers it), required or off"

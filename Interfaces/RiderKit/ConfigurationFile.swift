@@ -12,6 +12,7 @@ package enum ConfigurationFile {
     package struct Settings: Decodable, Sendable {
         package var baseURL: String?
         package var issuer: String?
+        package var resource: String?
         package var tokenPath: String?
         package var mePath: String?
         package var revokePath: String?
@@ -23,6 +24,7 @@ package enum ConfigurationFile {
         package var clientSecret: String?
         package var clientAuthentication: String?
         package var clientKeyFile: String?
+        package var clientIDMetadataURL: String?
         package var clientAssertionAudience: String?
         package var scope: String?
         package var dpop: String?
@@ -41,6 +43,7 @@ package enum ConfigurationFile {
         package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
             case baseURL = "base_url"
             case issuer
+            case resource
             case tokenPath = "token_path"
             case mePath = "me_path"
             case revokePath = "revoke_path"
@@ -52,6 +55,7 @@ package enum ConfigurationFile {
             case clientSecret = "client_secret"
             case clientAuthentication = "client_auth"
             case clientKeyFile = "client_key_file"
+            case clientIDMetadataURL = "client_id_metadata_url"
             case clientAssertionAudience = "client_assertion_audience"
             case scope
             case dpop
@@ -103,6 +107,7 @@ package enum ConfigurationFile {
                 switch key {
                 case .baseURL: baseURL
                 case .issuer: issuer
+                case .resource: resource
                 case .tokenPath: tokenPath
                 case .mePath: mePath
                 case .revokePath: revokePath
@@ -114,6 +119,7 @@ package enum ConfigurationFile {
                 case .clientSecret: clientSecret
                 case .clientAuthentication: clientAuthentication
                 case .clientKeyFile: clientKeyFile
+                case .clientIDMetadataURL: clientIDMetadataURL
                 case .clientAssertionAudience: clientAssertionAudience
                 case .scope: scope
                 case .dpop: dpop
@@ -133,6 +139,7 @@ package enum ConfigurationFile {
                 switch key {
                 case .baseURL: baseURL = newValue
                 case .issuer: issuer = newValue
+                case .resource: resource = newValue
                 case .tokenPath: tokenPath = newValue
                 case .mePath: mePath = newValue
                 case .revokePath: revokePath = newValue
@@ -144,6 +151,7 @@ package enum ConfigurationFile {
                 case .clientSecret: clientSecret = newValue
                 case .clientAuthentication: clientAuthentication = newValue
                 case .clientKeyFile: clientKeyFile = newValue
+                case .clientIDMetadataURL: clientIDMetadataURL = newValue
                 case .clientAssertionAudience: clientAssertionAudience = newValue
                 case .scope: scope = newValue
                 case .dpop: dpop = newValue

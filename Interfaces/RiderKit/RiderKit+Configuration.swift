@@ -83,6 +83,13 @@ extension RiderKit {
         /// The loopback addresses a browser sign-in listens on, tried in order (`listen`: a
         /// provider that registered a fixed redirect port); empty: any free port.
         package var listenAddresses: [LoopbackListenAddress] = []
+        /// The https URL of this program's client id metadata document, used as its client id by
+        /// an authorization server that takes one (`client_id_metadata_document_supported`) when
+        /// no client id is configured; `nil` (the default): none.
+        package var clientIDMetadataURL: URL?
+        /// The first, unauthenticated request that learns who signs in to ``APIConfiguration/resource``
+        /// (RFC 9728): a `GET` unless told; an MCP client asks with an `initialize` request.
+        package var resourceProbe: ProtectedResourceDiscovery.Probe = .get
         /// An access token to use as it is (`RIDER_TOKEN` in `rider`): when set,
         /// ``RiderKit/live(configuration:)`` sends it with every authorized request, never renews
         /// it, and keeps nothing — no vault, no cache file. `nil` (the default) uses the vault.
@@ -171,12 +178,12 @@ extension RiderKit {
             return configuration
         }
 
-        /// Whether the settings name a server at all (a base URL or an issuer), so that commands
+        /// Whether the settings name a server at all (a base URL, an issuer or a resource), so that commands
         /// which read every stored session can do without one (`rider session list`).
         /// - Throws: what reading the config file throws.
         package static func namesServer(environment: [String: String]) throws -> Bool {
             let settings = try settings(environment: environment, directories: XDGDirectories(environment: environment))
-            return [settings.baseURL, settings.issuer].contains { !($0 ?? "").isEmpty }
+            return [settings.baseURL, settings.issuer, settings.resource].contains { !($0 ?? "").isEmpty }
         }
 
         /// The config file's settings with the `RIDER_…` variables over them, as every reader takes them.
@@ -204,13 +211,26 @@ extension RiderKit {
                 }
                 return url
             }
-            guard let base = settings.baseURL.flatMap({ $0.isEmpty ? nil : $0 }) ?? issuer?.absoluteString else {
+            let resource = try settings.resource.flatMap { $0.isEmpty ? nil : $0 }.map { value in
+                guard let url = URL(string: value), url.scheme != nil, url.host != nil else {
+                    throw RiderError.invalidConfiguration("the resource '\(value)' is not an absolute URL such as "
+                        + "https://api.example.com/")
+                }
+                return url
+            }
+            // A resource alone names the server too: its tokens go nowhere else.
+            guard let base = settings.baseURL.flatMap({ $0.isEmpty ? nil : $0 }) ?? resource?.absoluteString
+                ?? issuer?.absoluteString else {
                 throw RiderError.invalidConfiguration(
-                    "no server is set; set RIDER_BASE_URL (for example http://127.0.0.1:8080) or RIDER_ISSUER, "
-                        + "pass --server or --issuer, or put \"base_url\" in \(ConfigurationFile.defaultFile(in: directories).path)")
+                    "no server is set; set RIDER_BASE_URL (for example http://127.0.0.1:8080), RIDER_RESOURCE or "
+                        + "RIDER_ISSUER, pass --server or --issuer, or put \"base_url\" in "
+                        + "\(ConfigurationFile.defaultFile(in: directories).path)")
             }
             guard let url = URL(string: base) else {
                 throw RiderError.invalidConfiguration("the server address '\(base)' is not a URL")
+            }
+            if let resource {
+                try APIConfiguration.validateResource(resource, on: url)
             }
             // A key file alone means private_key_jwt: there is nothing else it could be for.
             var clientAuthentication: APIConfiguration.ClientAuthentication = settings.clientKeyFile == nil
@@ -302,6 +322,7 @@ extension RiderKit {
             api.dpop = dpop
             api.pushedAuthorization = pushedAuthorization
             api.clientAssertionAudience = clientAssertionAudience
+            api.resource = resource
             var configuration = Configuration(api: api, vault: vault, directories: directories,
                                  vaultPassphrase: VaultPassphrase.environment(environment) ?? .unavailable,
                                  keyringTimeout: keyringTimeout, cache: try CacheConfiguration(settings),
@@ -314,6 +335,14 @@ extension RiderKit {
             configuration.listenAddresses = try (settings.listen ?? "")
                 .split(whereSeparator: { $0 == " " || $0 == "," }).map { try LoopbackListenAddress(parsing: String($0)) }
             configuration.clientKeyFile = clientKeyFile
+            if let value = settings.clientIDMetadataURL, !value.isEmpty {
+                guard let url = URL(string: value), url.scheme?.lowercased() == "https", url.host != nil,
+                      url.fragment == nil, url.path.count > 1 else {
+                    throw RiderError.invalidConfiguration("the client id metadata URL '\(value)' must be an https URL "
+                        + "with a path, such as https://example.com/rider/client-metadata.json")
+                }
+                configuration.clientIDMetadataURL = url
+            }
             return configuration
         }
     }

@@ -24,7 +24,17 @@ extension RiderKit {
         }
         var server = AuthorizationServer(configuration: configuration.api, discovery: discovery,
                                          explicit: configuration.endpoints, clientAssertions: assertions)
-        server.resourceDiscovery = ProtectedResourceDiscovery.Environment(transport: transport, cache: cache, clock: clock)
+        let environment = ProtectedResourceDiscovery.Environment(transport: transport, cache: cache, clock: clock)
+        server.resourceDiscovery = environment
+        if let resource = configuration.api.resource,
+           var asked = try? ProtectedResourceDiscovery.Configuration(resource: resource, probe: configuration.resourceProbe,
+                                                                     issuer: configuration.discovery?.issuer) {
+            asked.requestTimeout = configuration.api.requestTimeout
+            server.resourceAuthority = ProtectedResourceAuthority(
+                discovery: ProtectedResourceDiscovery(configuration: asked, environment: environment),
+                environment: environment)
+            server.registration = configuration.clientRegistration(transport: transport, clock: clock)
+        }
         return server
     }
 
@@ -50,6 +60,30 @@ extension RiderKit {
 }
 
 extension RiderKit.Configuration {
+    /// How a program signing in to a protected resource without a configured client id gets one
+    /// (a client id metadata document, else RFC 7591 registration at the resource's authorization
+    /// server), kept per authorization server in the state folder — in memory for a memory vault
+    /// or a replay. `nil` when a client id is configured.
+    func clientRegistration(transport: any HTTPTransport, clock: any Clock) -> ClientRegistration? {
+        guard api.clientID == nil else { return nil }
+        let program = ClientRegistration.Program(
+            clientName: identity.program.map { "\($0) (RiderKit)" } ?? "RiderKit",
+            softwareID: "org.riderkit", softwareVersion: RequestIdentity.libraryVersion)
+        guard var asked = try? ClientRegistration.Configuration(clientIDMetadataURL: clientIDMetadataURL, program: program)
+        else { return nil }
+        asked.requestTimeout = api.requestTimeout
+        // Where the provider offers device sign-in, the client may use it too (rider login --device).
+        asked.wantsDeviceCode = true
+        // A provider that compares redirect URIs port and all gets the port rider listens on.
+        asked.redirectPort = listenAddresses.first.flatMap { $0.port == 0 ? nil : $0.port }
+        let store: any ClientRegistrationStore
+        switch (vault, recording) {
+        case (.memory, _), (_, .replay?): store = InMemoryClientRegistrationStore()
+        default: store = FileClientRegistrationStore(root: FileClientRegistrationStore.defaultRoot(in: directories))
+        }
+        return ClientRegistration(configuration: asked, transport: transport, store: store, clock: clock)
+    }
+
     /// Where provider metadata is kept: beside the user cache (`$XDG_CACHE_HOME/rider/<issuer>/
     /// provider.json`), or in memory when the cache is, and for a replay (whose clock is the
     /// recording's, so it answers the metadata request it recorded).
@@ -78,7 +112,7 @@ extension VaultFactory {
     /// - Throws: what resolving the token endpoint throws.
     package func resolved(by server: AuthorizationServer) async throws -> VaultFactory {
         guard server.needsDiscovery else { return self }
-        return bound(to: try await server.resolvedConfiguration())
+        return bound(to: try await server.resolvedEndpoints())
     }
 
     /// The same vaults for another server, bound as its account list records (`rider session list`

@@ -37,6 +37,8 @@ package struct ProviderMetadata: Hashable, Sendable, Codable {
     /// naming a client metadata document as a `client_id`; `nil` when the server did not say
     /// (then it does not). Optional so metadata kept before this member existed still reads.
     package var clientIDMetadataDocumentSupported: Bool?
+    /// `scopes_supported` (RFC 8414 §2): the scopes the server names; `nil` when it did not say.
+    package var scopesSupported: [String]?
 
     /// - Parameters:
     ///   - issuer: the issuer identifier.

@@ -46,24 +46,22 @@ struct ProviderShowCommand: GlobalOptionsCommand {
     @Flag(name: .long, help: "Ask the provider even when the cached metadata is still fresh.")
     var reload = false
 
-    @Option(name: .long, help: ArgumentHelp("Discover the provider from this protected resource's URL (RFC 9728).",
-                                            valueName: "url"))
-    var resource: String?
-
     @Flag(name: .long, help: "With --resource: the resource is an MCP endpoint; ask it with an initialize request.")
     var mcp = false
 
     func validate() throws {
-        if mcp && resource == nil { throw ValidationError("--mcp needs --resource URL") }
-        if let resource, URL(string: resource)?.scheme == nil {
+        if mcp && global.resource == nil { throw ValidationError("--mcp needs --resource URL") }
+        if let resource = global.resource, URL(string: resource)?.scheme == nil {
             throw ValidationError("--resource must be an absolute URL such as https://api.example.com/mcp")
         }
     }
 
     func run() async throws {
-        if let resource {
-            // The resource is all this needs: with no server configured, it stands in as one.
+        if let resource = global.resource {
+            // The resource is all this needs: with no server configured, it stands in as one. It
+            // is only shown, never signed in to, so it need not be on a configured server's origin.
             var options = global
+            options.resource = nil
             if options.server == nil, options.issuer == nil,
                !(try RiderKit.Configuration.namesServer(environment: ProcessInfo.processInfo.environment)) {
                 options.server = resource

@@ -4,6 +4,8 @@ import RiderKit
 /// One row of `rider session list`: a stored account and what its session says, never a token.
 struct AccountSessionOutput: Encodable, Sendable {
     let server: String
+    /// The protected resource the session's tokens are for (RFC 8707), when its sign-in named one.
+    @Nullable var resource: String?
     let account: String
     let userID: String
     @Nullable var email: String?
@@ -31,6 +33,7 @@ struct AccountSessionOutput: Encodable, Sendable {
             state = session.isExpired(at: now) && session.refreshToken == nil ? "expired" : "signed_in"
             expiresAt = session.expiresAt
             refreshable = session.refreshToken != nil
+            resource = session.resource?.absoluteString
         case .success(nil):
             state = "missing"
             refreshable = false
@@ -51,7 +54,8 @@ struct AccountSessionOutput: Encodable, Sendable {
         case "signed_in", "expired": refreshable ? "yes" : "no"
         default: problem ?? "-"
         }
-        return [active ? "*" : "", server, account, state.replacingOccurrences(of: "_", with: " "), expiry, renewal, vault]
+        // A resource is on its server's origin and says more: which of the server's resources.
+        return [active ? "*" : "", resource ?? server, account, state.replacingOccurrences(of: "_", with: " "), expiry, renewal, vault]
     }
 }
 

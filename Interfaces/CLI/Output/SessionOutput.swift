@@ -5,6 +5,8 @@ import RiderKit
 /// never a token.
 struct SessionOutput: Encodable, Sendable {
     let server: String
+    /// The protected resource the tokens are for (RFC 8707), when the sign-in named one.
+    @Nullable var resource: String?
     let userID: String
     @Nullable var role: String?
     let issuedAt: Date
@@ -25,6 +27,7 @@ struct SessionOutput: Encodable, Sendable {
     init(_ session: Session, server: String, vault: String, now: Date, account: String? = nil,
          dpopKeyThumbprint: String? = nil) {
         self.server = server
+        resource = session.resource?.absoluteString
         userID = session.userID.rawValue
         role = session.role?.rawValue
         issuedAt = session.issuedAt
@@ -45,8 +48,7 @@ struct SessionOutput: Encodable, Sendable {
                 ? "access token expired; renewed on next use" : HumanFormat.timeLeft(until: expiresAt, from: now)
             return "\(HumanFormat.date(expiresAt)) (\(left))"
         }
-        return HumanFormat.block([
-            ("server", server),
+        return HumanFormat.block([("server", server)] + (resource.map { [("resource", $0)] } ?? []) + [
             ("user id", userID),
             ("account", identitySource.map { "\(email ?? account ?? "-") (\(IdentityOutput.describe($0)))" } ?? account ?? "-"),
             ("role", role ?? "unknown"),

@@ -16,6 +16,8 @@ struct CommandContext: Sendable {
     /// - Parameter account: the account to act as, winning over `--account` (`rider logout --all`).
     init(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
          account: String? = nil) throws {
+        var environment = environment
+        if let resource = options.resource { environment["RIDER_RESOURCE"] = resource }
         var configuration = try RiderKit.Configuration.load(environment: environment, baseURL: options.server,
                                                                     issuer: options.issuer)
         if let account = account ?? options.account { configuration.account = account }

@@ -15,6 +15,11 @@ struct GlobalOptions: ParsableArguments {
     var issuer: String?
 
     @Option(name: .long, help: ArgumentHelp(
+        "The protected resource to sign in to, e.g. https://api.example.com/: its metadata (RFC 9728) names the provider, and the session's tokens are for it alone (overrides RIDER_RESOURCE; alone, it is the server too).",
+        valueName: "url"))
+    var resource: String?
+
+    @Option(name: .long, help: ArgumentHelp(
         "The account to act as, by email or user id, among those signed in on the server (overrides RIDER_ACCOUNT; default: the server's active account).",
         valueName: "email|id"))
     var account: String?

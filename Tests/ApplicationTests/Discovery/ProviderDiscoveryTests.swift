@@ -344,6 +344,11 @@ actor MemoryMetadataCache: ProviderMetadataCache {
 
     init(_ stored: [String: StoredProviderMetadata] = [:]) { self.stored = stored }
 
+    /// The issuer kept for each protected resource, as the file adapter keeps it.
+    private var issuers: [String: String] = [:]
+    func issuer(ofResource resource: String) async -> String? { issuers[resource] }
+    func saveIssuer(_ issuer: String, ofResource resource: String) async throws { issuers[resource] = issuer }
+
     func load(issuer: String) async -> StoredProviderMetadata? { stored[issuer] }
     func save(_ metadata: StoredProviderMetadata) async throws {
         saves += 1

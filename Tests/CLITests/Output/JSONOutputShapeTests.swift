@@ -75,13 +75,13 @@ struct JSONOutputShapeTests {
         let shown = SessionOutput(session, server: "https://api.example.com", vault: "keyring",
                                   now: Self.date.addingTimeInterval(60))
         #expect(json(shown) == #"{"account":null,"binding":"bearer","dpop_key_thumbprint":null,"email":null,"expires_at":"2025-01-02T04:04:05Z","expires_in_seconds":3540,"#
-            + #""identity_source":null,"issued_at":"2025-01-02T03:04:05Z","refreshable":true,"role":"user","#
+            + #""identity_source":null,"issued_at":"2025-01-02T03:04:05Z","refreshable":true,"resource":null,"role":"user","#
             + #""server":"https://api.example.com","user_id":"u_000001","vault":"keyring"}"#)
         let bare = Session(accessToken: "a", refreshToken: nil, expiresAt: nil, userID: "u_000002", role: nil,
                            issuedAt: Self.date)
         #expect(json(SessionOutput(bare, server: "https://api.example.com", vault: "file", now: Self.date))
             == #"{"account":null,"binding":"bearer","dpop_key_thumbprint":null,"email":null,"expires_at":null,"expires_in_seconds":null,"identity_source":null,"#
-            + #""issued_at":"2025-01-02T03:04:05Z","refreshable":false,"role":null,"server":"https://api.example.com","#
+            + #""issued_at":"2025-01-02T03:04:05Z","refreshable":false,"resource":null,"role":null,"server":"https://api.example.com","#
             + #""user_id":"u_000002","vault":"file"}"#)
         // A session from an OpenID provider names its account and where that came from.
         let openID = Session(accessToken: "a", refreshToken: nil, expiresAt: nil, userID: "1", role: nil,
@@ -89,7 +89,7 @@ struct JSONOutputShapeTests {
                              identity: AccountIdentity(email: "ana@example.com", name: "Ana", source: .idToken))
         #expect(json(SessionOutput(openID, server: "https://id.example.com", vault: "file", now: Self.date))
             == #"{"account":null,"binding":"bearer","dpop_key_thumbprint":null,"email":"ana@example.com","expires_at":null,"expires_in_seconds":null,"identity_source":"id_token","#
-            + #""issued_at":"2025-01-02T03:04:05Z","refreshable":false,"role":null,"server":"https://id.example.com","#
+            + #""issued_at":"2025-01-02T03:04:05Z","refreshable":false,"resource":null,"role":null,"server":"https://id.example.com","#
             + #""user_id":"1","vault":"file"}"#)
 
         // A DPoP-bound session says so, and names its key by thumbprint only.
