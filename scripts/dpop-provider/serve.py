@@ -223,6 +223,10 @@ def _dies_with_parent():
 
 
 def main():
+    # A parent may have started this process with SIGTERM and SIGINT blocked (Foundation's Process
+    # passes its own blocked signals on), and Glewlwyd would inherit that: then a SIGTERM would
+    # wait until the parent gave up and sent SIGKILL.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
     run_dir, port = os.environ["DPOP_RUN_DIR"], int(os.environ["DPOP_PORT"])
     redirects = sys.argv[1:]
     base = f"http://127.0.0.1:{port}"

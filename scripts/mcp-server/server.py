@@ -141,6 +141,9 @@ def main():
     # signal again: with them doing nothing, the process then ends with status 0.
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: None)
+    # A parent may have started this process with them blocked (Foundation's Process passes its
+    # own blocked signals on): then SIGTERM would wait until the parent gave up and sent SIGKILL.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
     asyncio.run(serve(arguments.port, arguments.issuer))
 
 
