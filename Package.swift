@@ -256,6 +256,8 @@ let package = Package(
             // the server already uses) to hand requests to the router without a socket.
             dependencies: [
                 "RiderReferenceServer", "TestSupport",
+                // RiderKit's own WWW-Authenticate parser, to read the server's challenges as the client does.
+                "RiderApplication",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 // To sign DPoP proofs of every kind, well-formed and not, for the server to check.
@@ -293,6 +295,8 @@ let package = Package(
                 "RiderKitMCP", "RiderKit", "RiderDomain", "RiderApplication", "TestSupport",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/RiderKitMCPTests",

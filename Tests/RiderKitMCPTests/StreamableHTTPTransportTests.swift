@@ -1,0 +1,249 @@
+import Foundation
+import MCP
+import RiderDomain
+import RiderKit
+import RiderKitMCP
+import Testing
+
+/// The MCP Swift SDK's `Client` over ``StreamableHTTPTransport``, against a streamable-HTTP MCP
+/// server over loopback (`MCPTestServer.swift`): initialize, list the tools, call one.
+@Suite(.timeLimit(.minutes(1))) struct StreamableHTTPTransportTests {
+    /// Connects a client, lists the tools and calls `echo`, then disconnects.
+    private func listAndCall(_ endpoint: URL, authorizer: (any MCPRequestAuthorizer)? = nil) async throws -> String {
+        try await listAndCall(over: StreamableHTTPTransport(endpoint: endpoint.appending(path: "mcp"), authorizer: authorizer))
+    }
+
+    private func listAndCall(over transport: any Transport) async throws -> String {
+        let client = Client(name: "riderkit-mcp-tests", version: "1.0")
+        do {
+            try await client.connect(transport: transport)
+            let (tools, _) = try await client.listTools()
+            #expect(tools.map(\.name) == ["echo"])
+            let (content, isError) = try await client.callTool(name: "echo", arguments: ["text": "hello"])
+            #expect(isError != true)
+            await client.disconnect()
+            guard case .text(let text, _, _) = content.first else { return "" }
+            return text
+        } catch {
+            await client.disconnect()
+            throw error
+        }
+    }
+
+    @Test func aClientWorksOverEventStreamsCutInOddChunks() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .eventStream; $0.chunkSize = 7 }
+        let text = try await withMCPTestServer(state) { try await listAndCall($0) }
+        #expect(text == "echo: hello")
+        let requests = await state.requests
+        // initialize, notifications/initialized, tools/list, tools/call, then DELETE.
+        #expect(requests.map(\.jsonRPCMethod) == ["initialize", "notifications/initialized", "tools/list", "tools/call", nil])
+        #expect(requests.allSatisfy { $0.method != "POST" || $0.accept == "application/json, text/event-stream" })
+        // The session id and the negotiated version go with every request after initialize.
+        #expect(requests.first?.sessionID == nil)
+        #expect(requests.first?.protocolVersion == nil)
+        #expect(requests.dropFirst().allSatisfy { $0.sessionID == state.sessionID })
+        #expect(requests.dropFirst().allSatisfy { $0.protocolVersion == Version.latest })
+        #expect(requests.last?.method == "DELETE")
+    }
+
+    @Test func aClientWorksOverJSONAnswers() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .json }
+        let text = try await withMCPTestServer(state) { try await listAndCall($0) }
+        #expect(text == "echo: hello")
+        #expect(await state.requests.last?.method == "DELETE")
+    }
+
+    @Test func aStreamThatEndsBeforeItsAnswerIsResumedWithLastEventID() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .eventStream; $0.dropsCallStream = true; $0.chunkSize = 5 }
+        let text = try await withMCPTestServer(state) { try await listAndCall($0) }
+        #expect(text == "echo: hello")
+        let resumed = await state.requests.filter { $0.method == "GET" }
+        #expect(resumed.map(\.lastEventID) == ["2"])
+        #expect(resumed.first?.accept == "text/event-stream")
+        #expect(resumed.first?.sessionID == state.sessionID)
+    }
+
+    @Test func aRequestOutsideASessionGetsTheServersStatus() async throws {
+        let state = MCPTestServerState()
+        try await withMCPTestServer(state) { url in
+            let transport = StreamableHTTPTransport(endpoint: url.appending(path: "mcp"))
+            try await transport.connect()
+            // `ping` before `initialize`: this server wants a session id and answers 400.
+            let error = await #expect(throws: MCPTransportError.self) {
+                try await transport.send(Data(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.utf8))
+            }
+            #expect(error?.code == .unexpectedStatus(400))
+            await transport.disconnect()
+        }
+    }
+
+    @Test func sendingBeforeConnectingIsRefused() async throws {
+        let transport = StreamableHTTPTransport(endpoint: URL(string: "http://127.0.0.1:9/mcp")!)
+        let error = await #expect(throws: MCPTransportError.self) {
+            try await transport.send(Data("{}".utf8))
+        }
+        #expect(error?.code == .notConnected)
+    }
+
+    @Test func aRiderKitSessionAuthorizesEachRequestAndRenewsOnceAfter401() async throws {
+        let state = MCPTestServerState()
+        await state.configure {
+            $0.answer = .eventStream
+            $0.requiredToken = "token-2"
+            $0.refresh = (accepts: "refresh-1", issues: "token-2")
+        }
+        let text = try await withMCPTestServer(state) { url in
+            let rider = try await Self.signedInRider(at: url, accessToken: "token-1", refreshToken: "refresh-1")
+            return try await listAndCall(url, authorizer: RiderSessionAuthorizer(rider))
+        }
+        #expect(text == "echo: hello")
+        let requests = await state.requests.filter { $0.path == "/mcp" }
+        // The first initialize met a 401 with the old token; the renewal's one refresh, then
+        // the new token on every request, the DELETE too.
+        #expect(requests.first?.authorization == "Bearer token-1")
+        #expect(requests.dropFirst().allSatisfy { $0.authorization == "Bearer token-2" })
+        #expect(requests.map(\.jsonRPCMethod).prefix(2) == ["initialize", "initialize"])
+        #expect(await state.tokenRequests == 1)
+    }
+
+    @Test func theTokenNeverGoesToAnotherOrigin() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .json }
+        try await withMCPTestServer(state) { url in
+            // The session belongs to another origin (another port on the same host).
+            let other = URL(string: "http://127.0.0.1:9")!
+            let rider = try await Self.signedInRider(at: other, accessToken: "token-1", refreshToken: nil)
+            _ = try await listAndCall(url, authorizer: RiderSessionAuthorizer(rider))
+        }
+        #expect(await state.requests.allSatisfy { $0.authorization == nil })
+    }
+
+    @Test func aRedirectIsNeverFollowed() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .json }
+        try await withMCPTestServer(state) { url in
+            let rider = try await Self.signedInRider(at: url, accessToken: "token-1", refreshToken: nil)
+            let authorized = StreamableHTTPTransport(endpoint: url.appending(path: "moved"),
+                                                     authorizer: RiderSessionAuthorizer(rider))
+            try await authorized.connect()
+            let refusal = await #expect(throws: RiderError.self) {
+                try await authorized.send(Data(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.utf8))
+            }
+            #expect(refusal?.code == .unsafeRedirect)
+            await authorized.disconnect()
+            let plain = StreamableHTTPTransport(endpoint: url.appending(path: "moved"))
+            try await plain.connect()
+            let error = await #expect(throws: MCPTransportError.self) {
+                try await plain.send(Data(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.utf8))
+            }
+            #expect(error?.code == .unexpectedStatus(307))
+            await plain.disconnect()
+        }
+        #expect(await state.requests.map(\.path) == ["/moved", "/moved"])
+    }
+
+    @Test func insufficientScopeIsATypedErrorWithTheChallenge() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .eventStream; $0.callNeedsScope = true }
+        try await withMCPTestServer(state) { url in
+            let transport = StreamableHTTPTransport(endpoint: url.appending(path: "mcp"))
+            let client = Client(name: "riderkit-mcp-tests", version: "1.0")
+            try await client.connect(transport: transport)
+            let error = await #expect(throws: MCPTransportError.self) {
+                _ = try await client.callTool(name: "echo", arguments: ["text": "hello"])
+            }
+            #expect(error?.code == .insufficientScope)
+            #expect(error?.insufficientScope?.scope == "mcp:tools mcp:write")
+            #expect(error?.insufficientScope?.resourceMetadata?.path == "/.well-known/oauth-protected-resource/mcp")
+            await client.disconnect()
+        }
+    }
+
+    @Test func withoutCredentialsA401IsUnauthorized() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.requiredToken = "token-1" }
+        try await withMCPTestServer(state) { url in
+            let client = Client(name: "riderkit-mcp-tests", version: "1.0")
+            let error = await #expect(throws: MCPTransportError.self) {
+                try await client.connect(transport: StreamableHTTPTransport(endpoint: url.appending(path: "mcp")))
+            }
+            #expect(error?.code == .unauthorized)
+            await client.disconnect()
+        }
+    }
+
+    @Test func theServersOwnStreamIsReadWhenAsked() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .json; $0.offersServerStream = true }
+        try await withMCPTestServer(state) { url in
+            var configuration = StreamableHTTPTransport.Configuration()
+            configuration.listensForServerMessages = true
+            let transport = StreamableHTTPTransport(endpoint: url.appending(path: "mcp"), configuration: configuration)
+            try await transport.connect()
+            try await transport.send(Data(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.utf8))
+            var messages = await transport.receive().makeAsyncIterator()
+            let answer = try await messages.next().map { String(decoding: $0, as: UTF8.self) }
+            let pushed = try await messages.next().map { String(decoding: $0, as: UTF8.self) }
+            #expect(answer?.contains(#""id":1"#) == true)
+            #expect(pushed == #"{"jsonrpc":"2.0","method":"notifications\/tools\/list_changed"}"#)
+            await transport.disconnect()
+        }
+        let stream = await state.requests.filter { $0.method == "GET" }.first
+        #expect(stream?.accept == "text/event-stream")
+        #expect(stream?.sessionID == state.sessionID)
+    }
+
+    @Test func a404InASessionMeansTheSessionIsOver() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .json; $0.forgetsSessions = true }
+        try await withMCPTestServer(state) { url in
+            let transport = StreamableHTTPTransport(endpoint: url.appending(path: "mcp"))
+            try await transport.connect()
+            try await transport.send(Data(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.utf8))
+            #expect(await transport.sessionID == state.sessionID)
+            let error = await #expect(throws: MCPTransportError.self) {
+                try await transport.send(Data(#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#.utf8))
+            }
+            #expect(error?.code == .sessionExpired)
+            #expect(await transport.sessionID == nil)
+            await transport.disconnect()
+        }
+    }
+
+    @Test func theSDKsOwnTransportWorksWithRiderKitsHTTPClientAuthorizer() async throws {
+        let state = MCPTestServerState()
+        await state.configure {
+            $0.answer = .json   // the SDK's transport reads no event stream on Linux
+            $0.requiredToken = "token-2"
+            $0.refresh = (accepts: "refresh-1", issues: "token-2")
+        }
+        let text = try await withMCPTestServer(state) { url in
+            let rider = try await Self.signedInRider(at: url, accessToken: "token-1", refreshToken: "refresh-1")
+            let transport = HTTPClientTransport(endpoint: url.appending(path: "mcp"), streaming: false,
+                                                authorizer: RiderHTTPClientAuthorizer(rider))
+            return try await listAndCall(over: transport)
+        }
+        #expect(text == "echo: hello")
+        let requests = await state.requests.filter { $0.path == "/mcp" }
+        #expect(requests.first?.authorization == "Bearer token-1")
+        #expect(requests.dropFirst().allSatisfy { $0.authorization == "Bearer token-2" })
+        #expect(await state.tokenRequests == 1)
+    }
+
+    /// RiderKit pointed at `url` (whose `/auth/token` the test server answers), with a session in
+    /// its vault as a sign-in would have left it.
+    private static func signedInRider(at url: URL, accessToken: String, refreshToken: String?) async throws -> RiderKit {
+        var api = try APIConfiguration(baseURL: url, clientID: "riderkit-mcp-tests", clientAuthentication: .none,
+                                       requestTimeout: 30)
+        api.dpop = .off
+        let rider = try RiderKit.live(configuration: RiderKit.Configuration(
+            api: api, vault: .memory, cache: CacheConfiguration(storage: .memory), proxies: .none))
+        try await rider.sessions.establish(Session(
+            accessToken: accessToken, refreshToken: refreshToken, expiresAt: Date().addingTimeInterval(3600),
+            userID: UserID("u_000001"), role: nil, issuedAt: Date()))
+        return rider
+    }
+}
