@@ -46,6 +46,11 @@
 # added as DPOP_PROVIDER_SCOPES does. Glewlwyd accepts https and loopback urls without a fragment.
 # Example: DPOP_PROVIDER_RESOURCES="mcp:tools=http://127.0.0.1:8001/mcp".
 #
+# DPOP_PROVIDER_NON_OIDC=1 accepts plain OAuth 2.0 requests, whose scope lacks openid (Glewlwyd's
+# `allow-non-oidc`; by default it answers invalid_scope): what a client asking only for a
+# resource's scopes, such as an MCP client asking for `mcp:tools`, sends. Such a sign-in gets no
+# id_token.
+#
 # DPOP_PROVIDER_BEARER_CLIENT=1 adds a second public client, `rider-bearer` (PKCE S256, no secret,
 # code and refresh_token, the same redirect URIs), that is not DPoP-bound: plain Bearer tokens.
 #

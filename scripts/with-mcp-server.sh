@@ -61,7 +61,7 @@ mcp_port=$(free_port)
 redirect_port=$(free_port)
 mcp_url="http://127.0.0.1:$mcp_port/mcp"
 
-DPOP_PROVIDER_REGISTRATION=open DPOP_PROVIDER_BEARER_CLIENT=1 DPOP_PROVIDER_RESOURCES="mcp:tools=$mcp_url" \
+DPOP_PROVIDER_REGISTRATION=open DPOP_PROVIDER_BEARER_CLIENT=1 DPOP_PROVIDER_NON_OIDC=1 DPOP_PROVIDER_RESOURCES="mcp:tools=$mcp_url" \
   DPOP_PROVIDER_LOG_LEVEL=DEBUG scripts/dpop-provider.sh start "$tmp/provider" "$provider_port" \
   "http://127.0.0.1:$redirect_port/callback" >"$tmp/provider.stdout" 2>"$tmp/provider.stderr" &
 provider=$!

@@ -141,6 +141,7 @@ def seed(base, issuer, redirects):
     par = switch("DPOP_PROVIDER_PAR", ("off", "offered", "required"))
     registration = switch("DPOP_PROVIDER_REGISTRATION", ("off", "open"))
     bearer_client = switch("DPOP_PROVIDER_BEARER_CLIENT", ("0", "1")) == "1"
+    non_oidc = switch("DPOP_PROVIDER_NON_OIDC", ("0", "1")) == "1"
     scopes, resources = scopes_and_resources()
     admin = Browser(base + "/api")
     admin.must("POST", "/auth/", ADMIN)
@@ -151,7 +152,8 @@ def seed(base, issuer, redirects):
         "iss": issuer,
         "jwt-type": "rsa", "jwt-key-size": "256", "key": private, "cert": public,
         "access-token-duration": 3600, "refresh-token-duration": 1209600, "code-duration": 600,
-        "refresh-token-rolling": True, "allow-non-oidc": False,
+        # Without it every request must ask for openid (DPOP_PROVIDER_NON_OIDC=1 allows plain OAuth).
+        "refresh-token-rolling": True, "allow-non-oidc": non_oidc,
         "auth-type-code-enabled": True, "auth-type-token-enabled": False, "auth-type-id-token-enabled": True,
         "auth-type-none-enabled": False, "auth-type-password-enabled": False,
         "auth-type-client-enabled": False, "auth-type-device-enabled": False, "auth-type-refresh-enabled": True,

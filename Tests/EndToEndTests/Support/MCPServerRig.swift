@@ -33,7 +33,7 @@ struct MCPServerRig: Sendable {
         guard let url = URL(string: "http://127.0.0.1:\(port)/mcp") else {
             throw DirectAPI.Failure(description: "no MCP URL for port \(port)")
         }
-        let settings = ["DPOP_PROVIDER_REGISTRATION": "open", "DPOP_PROVIDER_BEARER_CLIENT": "1",
+        let settings = ["DPOP_PROVIDER_REGISTRATION": "open", "DPOP_PROVIDER_BEARER_CLIENT": "1", "DPOP_PROVIDER_NON_OIDC": "1",
                         "DPOP_PROVIDER_RESOURCES": "\(scope)=\(url.absoluteString)"]
         return try await DPoPProvider.with(settings: settings) { provider in
             let runDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("rider-mcp-\(UUID().uuidString)")
