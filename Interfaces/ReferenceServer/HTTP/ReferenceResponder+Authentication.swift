@@ -12,9 +12,32 @@ extension ReferenceResponder {
     /// own it proves nothing, which is the point of binding it.
     /// - Throws: A `401` problem with `WWW-Authenticate` when there is no usable token.
     func authenticate(_ request: Request) async throws -> ReferenceUser {
-        // RFC 9728 §5.1: every challenge names the API's metadata, so a client given only the
-        // API's address can find who signs it in.
-        let metadata = await protectedResourceMetadataURL()
+        try await authorize(request, at: .api).user
+    }
+
+    /// What an access token accepted at a resource carries.
+    struct Authorized: Sendable {
+        let user: ReferenceUser
+        /// The scope it was granted.
+        let scope: String?
+        /// Sent as `DPoP` with a proof of its key.
+        let proven: Bool
+    }
+
+    /// ``authenticate(_:)`` at `resource`: the token must also be for it — issued without a
+    /// `resource` (good anywhere, as before RFC 8707) or for this one; a token for the other
+    /// resource is `invalid_token` (RFC 8707 §2, RFC 6750 §3.1).
+    /// - Throws: A `401` problem whose challenges name `resource`'s metadata.
+    func authorize(_ request: Request, at resource: ProtectedResource) async throws -> Authorized {
+        // RFC 9728 §5.1: every challenge names the resource's metadata, so a client given only
+        // the resource's address can find who signs it in.
+        let metadata = await protectedResourceMetadataURL(resource)
+        let identifier = resource.identifier(origin: await store.origin)
+        func forThisResource(_ audience: String?, proven: Bool) throws {
+            guard let audience, audience != identifier else { return }
+            throw invalidToken(detail: "The access token is for another resource (\(audience)), not \(identifier).",
+                               dpop: proven, metadata: metadata)
+        }
         guard let header = request.headers[.authorization] else {
             throw unauthorized(detail: "This resource needs an access token: send Authorization: Bearer <token>.",
                                metadata: metadata)
@@ -29,7 +52,7 @@ extension ReferenceResponder {
         }
         let token = parts.count == 2 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
         switch await store.check(accessToken: token) {
-        case .valid(let user, let jkt?):
+        case .valid(let user, let jkt?, let audience, let scope):
             guard proven else {
                 throw invalidToken(detail: "The access token is bound to a DPoP key: send it as Authorization: DPoP <token> with a DPoP proof.",
                                    dpop: true, metadata: metadata)
@@ -45,13 +68,15 @@ extension ReferenceResponder {
                 throw invalidProof(detail: "the DPoP proof is signed by another key than the one the access token is bound to",
                                    metadata: metadata)
             }
-            return user
-        case .valid(let user, nil):
+            try forThisResource(audience, proven: true)
+            return Authorized(user: user, scope: scope, proven: true)
+        case .valid(let user, nil, let audience, let scope):
             guard !proven else {
                 throw invalidToken(detail: "The access token is not bound to a DPoP key: send it as Authorization: Bearer <token>.",
                                    dpop: true, metadata: metadata)
             }
-            return user
+            try forThisResource(audience, proven: false)
+            return Authorized(user: user, scope: scope, proven: false)
         case .expired:
             throw invalidToken(detail: "The access token has expired; refresh it.", dpop: proven, metadata: metadata)
         case .unknown:
@@ -112,6 +137,19 @@ extension ReferenceResponder {
             title: "Invalid token",
             detail: detail,
             headers: [.wwwAuthenticate: challenge]
+        )
+    }
+
+    /// RFC 6750 §3.1: the token is good but lacks `scope`, which the challenge names (with the
+    /// resource's metadata, RFC 9728 §5.1) so a client can sign in again asking for it.
+    func insufficientScope(_ scope: String, detail: String, proven: Bool, metadata: String) -> APIProblem {
+        let error = Self.error("insufficient_scope", detail) + ", scope=\(Self.quoted(scope))"
+        return APIProblem(
+            status: .forbidden,
+            slug: "insufficient-scope",
+            title: "Insufficient scope",
+            detail: detail,
+            headers: [.wwwAuthenticate: proven ? dpopChallenge(metadata, error) : bearer(metadata, error)]
         )
     }
 

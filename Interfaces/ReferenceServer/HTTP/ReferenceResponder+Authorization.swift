@@ -14,7 +14,7 @@ extension ReferenceResponder {
             return ProviderPage.response(AuthorizationPage.problem("The address is not validly encoded."),
                                          status: .badRequest)
         }
-        if let repeated = Set(query.pairs.map(\.name)).sorted().first(where: { query.count(of: $0) > 1 }) {
+        if let repeated = Set(query.pairs.map(\.name)).sorted().first(where: { $0 != "resource" && query.count(of: $0) > 1 }) {
             return ProviderPage.response(AuthorizationPage.problem("The parameter \(repeated) is repeated."),
                                          status: .badRequest)
         }
@@ -41,7 +41,8 @@ extension ReferenceResponder {
         let checked: ReferenceStore.AuthorizationRequest
         do {
             try await requireGrant("authorization_code", for: clientID)
-            checked = try Self.authorizationRequest(query, clientID: clientID, redirectURI: redirectURI)
+            checked = try Self.authorizationRequest(query, clientID: clientID, redirectURI: redirectURI,
+                                                    resource: try await requestedResource(query))
         } catch {
             return await refuse(error.code, error.description)
         }
@@ -71,9 +72,10 @@ extension ReferenceResponder {
 
     /// The checks of an authorization request's parameters (RFC 6749 §4.1.1, RFC 7636, RFC 9449
     /// §10), the same whether they came in the browser's address or were pushed (RFC 9126).
+    /// - Parameter resource: The canonical resource (RFC 8707) ``requestedResource(_:)`` read.
     /// - Throws: the error to send back to the redirect URI (or in a pushed request's answer).
-    static func authorizationRequest(_ fields: FormFields, clientID: String,
-                                     redirectURI: String) throws(TokenEndpointError) -> ReferenceStore.AuthorizationRequest {
+    static func authorizationRequest(_ fields: FormFields, clientID: String, redirectURI: String,
+                                     resource: String?) throws(TokenEndpointError) -> ReferenceStore.AuthorizationRequest {
         guard fields["response_type"] == "code" else {
             throw TokenEndpointError(code: "unsupported_response_type", description: "response_type must be code")
         }
@@ -96,7 +98,7 @@ extension ReferenceResponder {
         }
         return ReferenceStore.AuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, scope: scope, state: fields["state"], nonce: fields["nonce"],
-            codeChallenge: challenge, dpopKeyThumbprint: fields["dpop_jkt"])
+            codeChallenge: challenge, dpopKeyThumbprint: fields["dpop_jkt"], resource: resource)
     }
 
     /// 43 characters of base64url without `.` or `~`: the encoding of a SHA-256.

@@ -9,13 +9,14 @@ extension ReferenceResponder {
     func deviceAuthorization(_ request: Request) async throws -> Response {
         do {
             let form = try await deviceAuthorizationForm(request)
-            if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { form.count(of: $0) > 1 }) {
+            if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { $0 != "resource" && form.count(of: $0) > 1 }) {
                 throw TokenEndpointError.invalidRequest("the parameter \(repeated) must not be repeated")
             }
             let clientID = try await authenticatedClient(request, form: form)
             try await requireGrant(TokenEndpointError.deviceCodeGrantType, for: clientID)
             let scope = try Self.scope(form["scope"])
-            let grant = await store.startDeviceAuthorization(clientID: clientID, scope: scope)
+            let grant = await store.startDeviceAuthorization(clientID: clientID, scope: scope,
+                                                             resource: try await requestedResource(form))
             let origin = await store.origin
             let userCode = UserCode.display(grant.userCode)
             let body = DeviceAuthorizationBody(

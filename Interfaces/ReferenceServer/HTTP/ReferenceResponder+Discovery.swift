@@ -31,7 +31,8 @@ extension ReferenceResponder {
             tokenEndpointAuthMethodsSupported: ["none"] + (clientPublicKeyPEM == nil ? [] : ["private_key_jwt"]),
             idTokenSigningAlgValuesSupported: ["ES256"],
             subjectTypesSupported: ["public"],
-            scopesSupported: ["openid", "email", "profile"],
+            // Every scope either resource names: what a client may ask this server for.
+            scopesSupported: ["openid", "email", "profile", ProtectedResource.adminScope],
             revocationEndpointAuthMethodsSupported: ["none"],
             dpopSigningAlgValuesSupported: dpop == .off ? nil : ["ES256"],
             pushedAuthorizationRequestEndpoint: pushedAuthorization == .off ? nil : origin + "/oauth2/par",

@@ -2,32 +2,30 @@ import HTTPTypes
 import Hummingbird
 
 extension ReferenceResponder {
-    /// Where the rider API's protected resource metadata is (RFC 9728 §3.1). The API's resource
-    /// identifier is the server's base URL, which has no path, so the path-inserted location and
-    /// the root's are the same one.
-    static let protectedResourcePath = "/.well-known/oauth-protected-resource"
-
     /// `GET /.well-known/oauth-protected-resource`: the rider API's protected resource metadata
     /// (RFC 9728 §2): its identifier (the base URL), the one authorization server whose tokens it
     /// takes (this server's issuer), the scopes it knows and how a token may be sent; with DPoP
     /// on, the proof algorithms (and, with DPoP required, that only bound tokens are taken).
-    /// Public, and reusable for an hour, like the authorization server's metadata.
-    func protectedResourceMetadata() async throws -> Response {
+    /// The API's identifier has no path, so the path-inserted location (RFC 9728 §3.1) and the
+    /// root's are the same one. `GET /.well-known/oauth-protected-resource/admin` is the `/admin`
+    /// resource's, the same but for its identifier (`<base URL>/admin`), name and scope
+    /// (`rider:admin`). Public, and reusable for an hour, like the authorization server's metadata.
+    func protectedResourceMetadata(_ resource: ProtectedResource) async throws -> Response {
         let origin = await store.origin
         let body = ProtectedResourceMetadataBody(
-            resource: origin,
+            resource: resource.identifier(origin: origin),
             authorizationServers: [origin],
-            scopesSupported: ["openid", "email", "profile"],
+            scopesSupported: resource.scopesSupported,
             bearerMethodsSupported: ["header"],
-            resourceName: "Rider API (reference server)",
+            resourceName: resource.name,
             dpopSigningAlgValuesSupported: dpop == .off ? nil : ["ES256"],
             dpopBoundAccessTokensRequired: dpop == .required ? true : nil)
         return try Responses.json(body, headers: [.cacheControl: "public, max-age=\(ProviderMetadataBody.maxAge)"])
     }
 
-    /// The address of the rider API's metadata, as a `401`'s challenges name it.
-    func protectedResourceMetadataURL() async -> String {
-        await store.origin + Self.protectedResourcePath
+    /// The address of `resource`'s metadata, as its `401`s' challenges name it.
+    func protectedResourceMetadataURL(_ resource: ProtectedResource = .api) async -> String {
+        await store.origin + resource.metadataPath
     }
 }
 

@@ -16,7 +16,7 @@ extension ReferenceResponder {
         }
         do {
             let form = try await tokenForm(request)
-            if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { form.count(of: $0) > 1 }) {
+            if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { $0 != "resource" && form.count(of: $0) > 1 }) {
                 throw TokenEndpointError.invalidRequest("the parameter \(repeated) must not be repeated")
             }
             guard let clientID = try await authenticatedClient(request, form: form) else {
@@ -33,7 +33,8 @@ extension ReferenceResponder {
                     "redirect_uri must be one this client registered (http://127.0.0.1 or http://[::1], any port)")
             }
             try await requireGrant("authorization_code", for: clientID)
-            var pushed = try Self.authorizationRequest(form, clientID: clientID, redirectURI: redirectURI)
+            var pushed = try Self.authorizationRequest(form, clientID: clientID, redirectURI: redirectURI,
+                                                       resource: try await requestedResource(form))
             if let proved = try await pushedRequestProof(request) {
                 guard pushed.dpopKeyThumbprint == nil || pushed.dpopKeyThumbprint == proved else {
                     throw TokenEndpointError.invalidDPoPProof("the DPoP proof's key is not the one dpop_jkt names")

@@ -39,10 +39,11 @@ extension ReferenceResponder {
     /// Runs the grant the form names.
     /// - Parameter client: The peer's address, for the login throttle.
     func grant(_ request: Request, form: FormFields, client: String) async throws -> TokenPair {
-        if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { form.count(of: $0) > 1 }) {
+        if let repeated = Set(form.pairs.map(\.name)).sorted().first(where: { $0 != "resource" && form.count(of: $0) > 1 }) {
             throw TokenEndpointError.invalidRequest("the parameter \(repeated) must not be repeated")
         }
         let scope = try Self.scope(form["scope"])
+        let resource = try await requestedResource(form)
         // Before the grant is looked at: a request refused for its proof spends no code or token.
         let jkt = try await tokenRequestProof(request)
         // A client the server requires DPoP of (`--dpop-required-client`) gets no bearer tokens,
@@ -62,7 +63,8 @@ extension ReferenceResponder {
         case "password"?:
             let username = try Self.required(form, "username")
             let password = try Self.required(form, "password")
-            switch await store.passwordGrant(email: username, password: password, scope: scope, client: client, jkt: jkt) {
+            switch await store.passwordGrant(email: username, password: password, scope: scope, client: client, jkt: jkt,
+                                           resource: resource) {
             case .granted(let pair):
                 return pair
             case .refused:
@@ -77,9 +79,11 @@ extension ReferenceResponder {
             if let registered = await registeredClient(request, form: form) {
                 try await requireGrant("refresh_token", for: registered.id)
             }
-            switch await store.refreshGrant(refreshToken: refreshToken, jkt: jkt) {
+            switch await store.refreshGrant(refreshToken: refreshToken, jkt: jkt, resource: resource) {
             case .granted(let pair):
                 return pair
+            case .invalidTarget(let reason):
+                throw TokenEndpointError.invalidTarget(reason)
             case .invalid:
                 throw TokenEndpointError.invalidGrant(
                     "the refresh token is unknown, expired, revoked or already used (reusing one revokes every token of its sign-in)")
@@ -90,7 +94,7 @@ extension ReferenceResponder {
             let deviceCode = try Self.required(form, "device_code")
             let clientID = try await authenticatedClient(request, form: form)
             try await requireGrant(TokenEndpointError.deviceCodeGrantType, for: clientID)
-            switch await store.deviceCodeGrant(deviceCode: deviceCode, clientID: clientID, jkt: jkt) {
+            switch await store.deviceCodeGrant(deviceCode: deviceCode, clientID: clientID, jkt: jkt, resource: resource) {
             case .granted(let pair):
                 return try await withIDToken(await withoutUnregisteredRefresh(pair, clientID: clientID),
                                              audience: clientID, nonce: nil)
@@ -100,6 +104,8 @@ extension ReferenceResponder {
             case .expired: throw TokenEndpointError.expiredToken
             case .invalid:
                 throw TokenEndpointError.invalidGrant("the device code is unknown, already used, or was issued to another client")
+            case .invalidTarget(let reason):
+                throw TokenEndpointError.invalidTarget(reason)
             }
         case "client_credentials"?:
             // RFC 6749 §4.4: only a client that authenticates (a secret or a key) acts as itself.
@@ -109,17 +115,18 @@ extension ReferenceResponder {
                                          description: "the client credentials grant is for a client that authenticates "
                                              + "(\(StandardOAuthClient.id) with its secret, \(KeyOAuthClient.id) with its key)")
             }
-            return await store.clientCredentialsGrant(clientID: clientID, scope: scope, jkt: jkt)
+            return await store.clientCredentialsGrant(clientID: clientID, scope: scope, jkt: jkt, resource: resource)
         case "authorization_code"?:
             let code = try Self.required(form, "code")
             let clientID = try await authenticatedClient(request, form: form)
             try await requireGrant("authorization_code", for: clientID)
             switch await store.authorizationCodeGrant(code: code, clientID: clientID, redirectURI: form["redirect_uri"],
-                                                      codeVerifier: form["code_verifier"], jkt: jkt) {
+                                                      codeVerifier: form["code_verifier"], jkt: jkt, resource: resource) {
             case .granted(let pair, let nonce):
                 return try await withIDToken(await withoutUnregisteredRefresh(pair, clientID: clientID),
                                              audience: clientID, nonce: nonce)
             case .invalid(let reason): throw TokenEndpointError.invalidGrant(reason)
+            case .invalidTarget(let reason): throw TokenEndpointError.invalidTarget(reason)
             }
         default:
             throw TokenEndpointError.unsupportedGrantType
@@ -142,6 +149,18 @@ extension ReferenceResponder {
         pair.idToken = try await idTokens.sign(user: pair.user, audience: audience, nonce: nonce,
                                                issuer: await store.origin, now: Date())
         return pair
+    }
+
+    /// The canonical resource (RFC 8707 §2) a request's `resource` names; `nil` without one.
+    /// - Throws: `invalid_target` for a malformed or unknown resource, or more than one: this
+    ///   server issues a token for one resource at a time.
+    func requestedResource(_ fields: FormFields) async throws(TokenEndpointError) -> String? {
+        let values = fields.pairs.filter { $0.name == "resource" }.map(\.value)
+        guard let first = values.first else { return nil }
+        guard values.count == 1 else {
+            throw .invalidTarget("this server issues a token for one resource at a time: send resource once")
+        }
+        return try ProtectedResource.canonical(first, origin: await store.origin)
     }
 
     /// The form body, with every failure expressed as `invalid_request`.

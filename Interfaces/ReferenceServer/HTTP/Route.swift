@@ -36,6 +36,8 @@ enum Route: Sendable, Equatable {
     case openIDConfiguration
     case authorizationServerMetadata
     case protectedResourceMetadata
+    case adminResourceMetadata
+    case adminStats
     case testStats
     case testRedirect
     case testEchoHeaders
@@ -98,6 +100,8 @@ enum Route: Sendable, Equatable {
         case "/.well-known/openid-configuration": return [(.get, .openIDConfiguration)]
         case "/.well-known/oauth-authorization-server": return [(.get, .authorizationServerMetadata)]
         case "/.well-known/oauth-protected-resource": return [(.get, .protectedResourceMetadata)]
+        case "/.well-known/oauth-protected-resource/admin": return [(.get, .adminResourceMetadata)]
+        case "/admin/stats": return [(.get, .adminStats)]
         case "/_test/stats": return [(.get, .testStats)]
         case "/_test/redirect": return [(.get, .testRedirect), (.post, .testRedirect)]
         case "/_test/echo-headers": return [(.get, .testEchoHeaders), (.post, .testEchoHeaders)]

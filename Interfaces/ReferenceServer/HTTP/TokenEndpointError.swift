@@ -82,3 +82,10 @@ extension TokenEndpointError {
         TokenEndpointError(code: "unauthorized_client", description: description)
     }
 }
+
+extension TokenEndpointError {
+    /// RFC 8707 §2: the `resource` asked for is malformed, unknown, or outside the grant.
+    static func invalidTarget(_ description: String) -> TokenEndpointError {
+        TokenEndpointError(code: "invalid_target", description: description)
+    }
+}

@@ -15,6 +15,8 @@ struct DeviceAuthorization: Sendable {
     /// The client that asked, `nil` for the public client; only it may redeem the code.
     let clientID: String?
     let scope: String?
+    /// The resource (RFC 8707) the device asked for, canonical; `nil`: none.
+    let resource: String?
     let expiresAt: Date
     /// Seconds the device must leave between polls; grows by 5 on every `slow_down`.
     var interval: Int

@@ -15,4 +15,8 @@ struct IssuedToken: Sendable {
     /// The RFC 7638 thumbprint of the DPoP key (RFC 9449) the token is bound to: a bound token
     /// is good only with a proof signed by that key. `nil` for a bearer token.
     let jkt: String?
+    /// RFC 8707: for an access token, the one resource it is good at (its audience); for a
+    /// refresh token, the resource its grant was restricted to. `nil`: unrestricted, as tokens
+    /// asked for without `resource` have always been (they work at every resource).
+    var resource: String? = nil
 }

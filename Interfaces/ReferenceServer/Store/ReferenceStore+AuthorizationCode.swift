@@ -25,6 +25,8 @@ extension ReferenceStore {
         /// The thumbprint of the DPoP key the code must be redeemed with (`dpop_jkt`, RFC 9449
         /// §10), when the request named one.
         var dpopKeyThumbprint: String? = nil
+        /// The resource (RFC 8707) the request asked for, canonical; `nil`: none.
+        var resource: String? = nil
         var expiresAt = Date.distantFuture
         var sequence: UInt64 = 0
     }
@@ -102,14 +104,19 @@ extension ReferenceStore {
         case granted(TokenPair, nonce: String?)
         /// `invalid_grant`, with the reason for `error_description`.
         case invalid(String)
+        /// `invalid_target` (RFC 8707 §2.2): a resource the authorization request did not ask for.
+        case invalidTarget(String)
     }
 
     /// Redeems `code` (RFC 6749 §4.1.3, RFC 7636 §4.6): once, before it expires, by the client
     /// it was issued to, with the same redirect URI and a verifier whose S256 is the challenge.
     /// A failed attempt spends the code too, so a stolen code cannot be tried again and again.
-    /// - Parameter jkt: The DPoP key the request proved, which the tokens are bound to.
+    /// - Parameters:
+    ///   - jkt: The DPoP key the request proved, which the tokens are bound to.
+    ///   - resource: The canonical resource the token request asked for: the authorization
+    ///     request's, if it named one (RFC 8707 §2.2); the access token is for it.
     func authorizationCodeGrant(code: String, clientID: String?, redirectURI: String?,
-                                codeVerifier: String?, jkt: String?) -> CodeGrantOutcome {
+                                codeVerifier: String?, jkt: String?, resource: String? = nil) -> CodeGrantOutcome {
         guard let issued = authorizationCodes.removeValue(forKey: code) else {
             return .invalid("the authorization code is unknown or already used")
         }
@@ -128,8 +135,12 @@ extension ReferenceStore {
         if let bound = issued.request.dpopKeyThumbprint, bound != jkt {
             return .invalid("the authorization request named another DPoP key (dpop_jkt) than this request proves")
         }
+        if let resource, let granted = issued.request.resource, resource != granted {
+            return .invalidTarget("the authorization request was for the resource \(granted), not \(resource)")
+        }
         counters.authorizationCodeGrants += 1
-        return .granted(issueTokens(userIndex: issued.userIndex, scope: issued.request.scope, jkt: jkt),
+        return .granted(issueTokens(userIndex: issued.userIndex, scope: issued.request.scope, jkt: jkt,
+                                    resource: issued.request.resource, audience: resource ?? issued.request.resource),
                         nonce: issued.request.nonce)
     }
 

@@ -10,7 +10,7 @@ extension ReferenceStore {
 
     /// Tokens for `clientID` itself, bound to `jkt` when a DPoP proof came with the request. No
     /// refresh token is issued (RFC 6749 §4.4.3): the client asks again.
-    func clientCredentialsGrant(clientID: String, scope: String?, jkt: String?) -> TokenPair {
+    func clientCredentialsGrant(clientID: String, scope: String?, jkt: String?, resource: String? = nil) -> TokenPair {
         let email = Self.clientAccountEmail(clientID)
         let index: Int
         if let known = indexByEmail[email] {
@@ -23,7 +23,7 @@ extension ReferenceStore {
             indexByEmail[email] = index
             hiddenUsers.insert(index)
         }
-        return withoutRefreshToken(issueTokens(userIndex: index, scope: scope, jkt: jkt))
+        return withoutRefreshToken(issueTokens(userIndex: index, scope: scope, jkt: jkt, resource: resource))
     }
 
     /// `pair` with its refresh token forgotten, for grants that hand out none.

@@ -32,3 +32,8 @@ extension ReferenceStore {
         }.joined()
     }
 }
+
+extension ReferenceStore {
+    /// How many accounts exist now, deleted ones left out.
+    var liveUserCount: Int { users.count - deletedUsers.count }
+}

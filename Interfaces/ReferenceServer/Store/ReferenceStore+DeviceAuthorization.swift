@@ -15,8 +15,9 @@ extension ReferenceStore {
         let interval: Int
     }
 
-    /// Starts a device authorization for `clientID` (`nil`: the public client).
-    func startDeviceAuthorization(clientID: String?, scope: String?) -> DeviceCodeGrant {
+    /// Starts a device authorization for `clientID` (`nil`: the public client), for `resource`
+    /// (RFC 8707; `nil`: none).
+    func startDeviceAuthorization(clientID: String?, scope: String?, resource: String? = nil) -> DeviceCodeGrant {
         makeRoomForDeviceAuthorization()
         var deviceCode = tokenGenerator.next()
         while deviceAuthorizations[deviceCode] != nil { deviceCode = tokenGenerator.next() }
@@ -25,7 +26,7 @@ extension ReferenceStore {
         let lifetime = Int(deviceCodeLifetime.components.seconds)
         let interval = Int(devicePollInterval.components.seconds)
         deviceAuthorizations[deviceCode] = DeviceAuthorization(
-            userCode: userCode, clientID: clientID, scope: scope,
+            userCode: userCode, clientID: clientID, scope: scope, resource: resource,
             expiresAt: now().addingTimeInterval(TimeInterval(lifetime)),
             interval: interval, sequence: deviceSequence)
         deviceSequence += 1
@@ -89,6 +90,8 @@ extension ReferenceStore {
         case expired
         /// Unknown, already redeemed, or started by another client.
         case invalid
+        /// `invalid_target` (RFC 8707 §2.2): a resource the device authorization did not ask for.
+        case invalidTarget(String)
     }
 
     /// Answers one poll of the token endpoint (RFC 8628 §3.4, §3.5). Redeeming an approved
@@ -96,7 +99,9 @@ extension ReferenceStore {
     /// - Parameters:
     ///   - clientID: The client polling; must be the one that started the authorization.
     ///   - jkt: The DPoP key the poll proved, which the tokens are bound to.
-    func deviceCodeGrant(deviceCode: String, clientID: String?, jkt: String?) -> DeviceGrantOutcome {
+    ///   - resource: The canonical resource the poll asked for: the device authorization's, if
+    ///     it named one; the access token is for it.
+    func deviceCodeGrant(deviceCode: String, clientID: String?, jkt: String?, resource: String? = nil) -> DeviceGrantOutcome {
         guard let authorization = deviceAuthorizations[deviceCode], authorization.clientID == clientID else {
             return .invalid
         }
@@ -106,9 +111,13 @@ extension ReferenceStore {
         case .denied:
             return .denied
         case .approved(let index):
+            if let resource, let granted = authorization.resource, resource != granted {
+                return .invalidTarget("the device authorization was for the resource \(granted), not \(resource)")
+            }
             forgetDeviceAuthorization(deviceCode)
             counters.deviceCodeGrants += 1
-            return .granted(issueTokens(userIndex: index, scope: authorization.scope, jkt: jkt))
+            return .granted(issueTokens(userIndex: index, scope: authorization.scope, jkt: jkt,
+                                        resource: authorization.resource, audience: resource ?? authorization.resource))
         case .pending:
             deviceAuthorizations[deviceCode]?.lastPolledAt = now
             if let last = authorization.lastPolledAt,

@@ -13,11 +13,13 @@ extension ReferenceStore {
 
     /// Runs the password grant, unless the login throttle holds it back.
     /// - Parameter client: The address the request came from, one of the throttle's keys.
-    func passwordGrant(email: String, password: String, scope: String?, client: String, jkt: String?) -> PasswordGrantOutcome {
+    /// - Parameter resource: The resource (RFC 8707) the tokens are restricted to; `nil`: none.
+    func passwordGrant(email: String, password: String, scope: String?, client: String, jkt: String?,
+                       resource: String? = nil) -> PasswordGrantOutcome {
         switch checkCredentials(email: email, password: password, client: client) {
         case .accepted(let index):
             counters.passwordGrants += 1
-            return .granted(issueTokens(userIndex: index, scope: scope, jkt: jkt))
+            return .granted(issueTokens(userIndex: index, scope: scope, jkt: jkt, resource: resource))
         case .refused:
             return .refused
         case .throttled(let wait):
@@ -54,11 +56,17 @@ extension ReferenceStore {
     }
 
     /// Starts a new token family for the user at `userIndex`: the tokens of a sign-in.
-    /// - Parameter jkt: the thumbprint of the DPoP key the request proved, which both tokens are
-    ///   bound to; `nil` for bearer tokens.
-    func issueTokens(userIndex: Int, scope: String?, jkt: String?) -> TokenPair {
+    /// - Parameters:
+    ///   - jkt: the thumbprint of the DPoP key the request proved, which both tokens are bound
+    ///     to; `nil` for bearer tokens.
+    ///   - resource: the resource the grant is restricted to (RFC 8707), which the refresh token
+    ///     remembers; `nil`: unrestricted.
+    ///   - audience: the resource the access token is for; ``resource`` unless told.
+    func issueTokens(userIndex: Int, scope: String?, jkt: String?, resource: String? = nil,
+                     audience: String? = nil) -> TokenPair {
         defer { nextGrantID += 1 }
-        return issueTokens(userIndex: userIndex, grantID: nextGrantID, scope: scope, jkt: jkt)
+        return issueTokens(userIndex: userIndex, grantID: nextGrantID, scope: scope, jkt: jkt,
+                           resource: resource, audience: audience ?? resource)
     }
 
     /// What a refresh grant came to.
@@ -69,6 +77,8 @@ extension ReferenceStore {
         /// Bound to a DPoP key the request did not prove (no proof, or another key's). The
         /// token stays as it was: whoever sent it without the key cannot spend it for its owner.
         case wrongKey
+        /// A `resource` outside the grant (RFC 8707 §2.2); the token stays as it was.
+        case invalidTarget(String)
     }
 
     /// Runs the refresh grant: the used refresh token is retired, a new one takes its place in
@@ -82,8 +92,13 @@ extension ReferenceStore {
     /// A refresh token bound to a DPoP key is exchanged only with a proof of that key (RFC 9449
     /// §5), and its successors are bound to the same key. An unbound one sent with a proof
     /// gets tokens bound to the proof's key.
-    /// - Parameter jkt: the thumbprint of the key the request proved, if it sent a proof.
-    func refreshGrant(refreshToken: String, jkt: String?) -> RefreshOutcome {
+    /// The new access token is for the `resource` asked for, which must be the grant's when the
+    /// grant was restricted to one (RFC 8707 §2.2), or for the grant's resource when none is
+    /// asked for; the new refresh token keeps the grant's.
+    /// - Parameters:
+    ///   - jkt: the thumbprint of the key the request proved, if it sent a proof.
+    ///   - resource: the canonical resource the request asked for, if any.
+    func refreshGrant(refreshToken: String, jkt: String?, resource: String? = nil) -> RefreshOutcome {
         if let retired = retiredRefreshTokens[refreshToken] {
             // Only the key's holder can show the token is being replayed; without it the
             // request says nothing about the family, and must not end it for its owner.
@@ -96,11 +111,14 @@ extension ReferenceStore {
         if let bound = record.jkt {
             guard let jkt, ConstantTime.equals(bound, jkt) else { return .wrongKey }
         }
+        if let resource, let granted = record.resource, resource != granted {
+            return .invalidTarget("the refresh token's sign-in was for the resource \(granted), not \(resource)")
+        }
         refreshTokens.removeValue(forKey: refreshToken)
         retiredRefreshTokens[refreshToken] = record
         counters.refreshGrants += 1
         return .granted(issueTokens(userIndex: record.userIndex, grantID: record.grantID, scope: record.scope,
-                                    jkt: record.jkt ?? jkt))
+                                    jkt: record.jkt ?? jkt, resource: record.resource, audience: resource ?? record.resource))
     }
 
     /// RFC 7009 revocation. A refresh token (current or retired) ends its whole family, so the
@@ -116,7 +134,7 @@ extension ReferenceStore {
     func check(accessToken: String) -> BearerCheck {
         guard let record = accessTokens[accessToken] else { return .unknown }
         guard record.expiresAt > now() else { return .expired }
-        return .valid(users[record.userIndex], jkt: record.jkt)
+        return .valid(users[record.userIndex], jkt: record.jkt, audience: record.resource, scope: record.scope)
     }
 
     /// Counts a token request answered with an OAuth error.
@@ -141,7 +159,8 @@ extension ReferenceStore {
         for (token, record) in retiredRefreshTokens where matches(record) { retiredRefreshTokens.removeValue(forKey: token) }
     }
 
-    private func issueTokens(userIndex: Int, grantID: UInt64, scope: String?, jkt: String?) -> TokenPair {
+    private func issueTokens(userIndex: Int, grantID: UInt64, scope: String?, jkt: String?, resource: String?,
+                             audience: String?) -> TokenPair {
         makeRoom(for: 2)
         let issuedAt = now()
         let accessExpiry = issuedAt.addingTimeInterval(Self.seconds(accessTokenTTL))
@@ -155,7 +174,8 @@ extension ReferenceStore {
             sequence: nextSequence(),
             expiresAt: accessExpiry,
             scope: scope,
-            jkt: jkt
+            jkt: jkt,
+            resource: audience
         )
         refreshTokens[refresh] = IssuedToken(
             userIndex: userIndex,
@@ -163,7 +183,8 @@ extension ReferenceStore {
             sequence: nextSequence(),
             expiresAt: issuedAt.addingTimeInterval(Self.seconds(refreshTokenTTL)),
             scope: scope,
-            jkt: jkt
+            jkt: jkt,
+            resource: resource
         )
         remember(access, refresh)
         return TokenPair(
