@@ -19,7 +19,7 @@ help:
 	@echo "make fuzz-smoke  the same, 20 s each (part of make test)"
 	@echo "make stress  16 tasks share one session against a 2 s access token for STRESS_SECONDS (default 120)"
 	@echo "make examples  build Examples/EmbeddingApp and Examples/GeneratedClient (packages embedding RiderKit) and run their tests (part of make test)"
-	@echo "make docs  DocC archives of RiderKit, RiderDomain, RiderApplication and RiderKitOpenAPI in .build/plugins/Swift-DocC/outputs/; any warning fails (part of make test)"
+	@echo "make docs  DocC archives of RiderKit, RiderDomain, RiderApplication, RiderKitOpenAPI and RiderKitMCP in .build/plugins/Swift-DocC/outputs/; any warning fails (part of make test)"
 
 demo: deps build
 	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)"
@@ -49,7 +49,8 @@ check:
 # land in .build/plugins/Swift-DocC/outputs/<Module>.doccarchive, never in the source tree.
 docs:
 	$(SWIFT) package --disable-sandbox generate-documentation \
-	  --target RiderKit --target RiderDomain --target RiderApplication --target RiderKitOpenAPI --warnings-as-errors
+	  --target RiderKit --target RiderDomain --target RiderApplication --target RiderKitOpenAPI \
+	  --target RiderKitMCP --warnings-as-errors
 
 # Every test runs inside a private D-Bus session with a real, unlocked gnome-keyring, so the
 # Secret Service vault tests run instead of being skipped (and fail if the keyring is missing).

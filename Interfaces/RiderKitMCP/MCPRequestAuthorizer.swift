@@ -15,7 +15,7 @@ public protocol MCPRequestAuthorizer: Sendable {
     /// An implementation calls `send` once, or twice when the first answer was a 401 and it could
     /// renew the credentials (refresh, or sign in again); it returns the last answer whatever its
     /// status. It must not follow a redirect with credentials attached: the transport's requests
-    /// have ``HTTPRequest/followsRedirects`` `false`, and `send` never follows one.
+    /// have `HTTPRequest.followsRedirects` `false`, and `send` never follows one.
     /// - Parameters:
     ///   - request: the request as the transport built it, without credentials.
     ///   - send: sends a request on the wire; the body of an event-stream answer is kept by the
