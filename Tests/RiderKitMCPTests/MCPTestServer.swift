@@ -37,6 +37,8 @@ actor MCPTestServerState {
     var offersServerStream = false
     /// Requests in a session are answered 404, as after a server restart.
     var forgetsSessions = false
+    /// The `Mcp-Session-Id` `initialize` gives instead of ``sessionID`` (a malformed one, say).
+    var issuedSessionID: String?
     /// Token endpoint: the refresh token it accepts and the access token it issues for it.
     var refresh: (accepts: String, issues: String)?
 
@@ -113,7 +115,7 @@ struct MCPTestResponder: HTTPResponder {
                 "protocolVersion": version, "capabilities": ["tools": [String: Any]()],
                 "serverInfo": ["name": "test-mcp", "version": "1.0"],
             ])
-            response.headers[HTTPField.Name("Mcp-Session-Id")!] = state.sessionID
+            response.headers[HTTPField.Name("Mcp-Session-Id")!] = await state.issuedSessionID ?? state.sessionID
             return response
         }
         guard header("Mcp-Session-Id") == state.sessionID else { return Response(status: .badRequest) }

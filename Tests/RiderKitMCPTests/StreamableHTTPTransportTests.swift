@@ -1,8 +1,10 @@
 import Foundation
+import Logging
 import MCP
 import RiderDomain
 import RiderKit
 import RiderKitMCP
+import Synchronization
 import Testing
 
 /// The MCP Swift SDK's `Client` over ``StreamableHTTPTransport``, against a streamable-HTTP MCP
@@ -233,6 +235,80 @@ import Testing
         #expect(await state.tokenRequests == 1)
     }
 
+    @Test func concurrentRequestsEachGetTheirAnswer() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .eventStream; $0.chunkSize = 11 }
+        let texts = try await withMCPTestServer(state) { url in
+            let client = Client(name: "riderkit-mcp-tests", version: "1.0")
+            try await client.connect(transport: StreamableHTTPTransport(endpoint: url.appending(path: "mcp")))
+            let texts = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        let (content, _) = try await client.callTool(name: "echo", arguments: ["text": .string("\(index)")])
+                        guard case .text(let text, _, _) = content.first else { return "" }
+                        return text
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            await client.disconnect()
+            return texts
+        }
+        #expect(Set(texts) == Set((0..<8).map { "echo: \($0)" }))
+    }
+
+    @Test func nothingLoggedHoldsATokenOrTheSessionID() async throws {
+        let state = MCPTestServerState()
+        await state.configure {
+            $0.answer = .eventStream
+            $0.dropsCallStream = true
+            $0.requiredToken = "token-2"
+            $0.refresh = (accepts: "refresh-1", issues: "token-2")
+        }
+        let log = CapturedLog()
+        try await withMCPTestServer(state) { url in
+            let rider = try await Self.signedInRider(at: url, accessToken: "token-1", refreshToken: "refresh-1")
+            let transport = StreamableHTTPTransport(endpoint: url.appending(path: "mcp"),
+                                                    authorizer: RiderSessionAuthorizer(rider), logger: log.logger)
+            _ = try await listAndCall(over: transport)
+        }
+        let lines = log.lines
+        #expect(!lines.isEmpty)
+        for secret in ["token-1", "token-2", "refresh-1", state.sessionID] {
+            #expect(!lines.contains { $0.contains(secret) }, "\(secret) logged")
+        }
+    }
+
+    @Test func aSessionIDOtherThanVisibleASCIIIsRefused() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .json; $0.issuedSessionID = "two words" }
+        try await withMCPTestServer(state) { url in
+            let client = Client(name: "riderkit-mcp-tests", version: "1.0")
+            let error = await #expect(throws: MCPTransportError.self) {
+                try await client.connect(transport: StreamableHTTPTransport(endpoint: url.appending(path: "mcp")))
+            }
+            #expect(error?.code == .malformedResponse)
+            await client.disconnect()
+        }
+    }
+
+    @Test func anEventLargerThanTheBoundFailsItsRequest() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .eventStream }
+        try await withMCPTestServer(state) { url in
+            var configuration = StreamableHTTPTransport.Configuration()
+            configuration.maximumEventSize = 64
+            let transport = StreamableHTTPTransport(endpoint: url.appending(path: "mcp"), configuration: configuration)
+            try await transport.connect()
+            let error = await #expect(throws: MCPTransportError.self) {
+                try await transport.send(Data(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#.utf8))
+            }
+            #expect(error?.code == .malformedResponse)
+            #expect(error?.message.contains("larger than 64 bytes") == true)
+            await transport.disconnect()
+        }
+    }
+
     /// RiderKit pointed at `url` (whose `/auth/token` the test server answers), with a session in
     /// its vault as a sign-in would have left it.
     private static func signedInRider(at url: URL, accessToken: String, refreshToken: String?) async throws -> RiderKit {
@@ -245,5 +321,28 @@ import Testing
             accessToken: accessToken, refreshToken: refreshToken, expiresAt: Date().addingTimeInterval(3600),
             userID: UserID("u_000001"), role: nil, issuedAt: Date()))
         return rider
+    }
+}
+
+/// Every line logged through its logger, message and metadata, at trace level.
+final class CapturedLog: LogHandler, Sendable {
+    private let captured = Mutex<[String]>([])
+    var lines: [String] { captured.withLock { $0 } }
+    var logger: Logger { Logger(label: "captured") { _ in self } }
+
+    var metadata: Logger.Metadata {
+        get { [:] }
+        set {}
+    }
+    var logLevel: Logger.Level {
+        get { .trace }
+        set {}
+    }
+    subscript(metadataKey _: String) -> Logger.Metadata.Value? {
+        get { nil }
+        set {}
+    }
+    func log(event: LogEvent) {
+        captured.withLock { $0.append("\(event.level) \(event.message) \(event.metadata ?? [:])") }
     }
 }
