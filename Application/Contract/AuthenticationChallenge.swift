@@ -117,6 +117,14 @@ package struct AuthenticationChallenge: Hashable, Sendable {
     /// malformed challenge does not hide a good one before it; this never throws.
     /// - Parameter response: the response.
     /// - Returns: the challenges.
+    /// The `Bearer` or `DPoP` challenge of `response` whose `error` is `insufficient_scope`
+    /// (RFC 6750 §3.1, RFC 9449 §7.1), when there is one: its `scope` is what the resource wants.
+    package static func insufficientScope(in response: HTTPResponse) -> AuthenticationChallenge? {
+        challenges(in: response).first {
+            ($0.isScheme("Bearer") || $0.isScheme("DPoP")) && $0.error == "insufficient_scope"
+        }
+    }
+
     package static func challenges(in response: HTTPResponse) -> [AuthenticationChallenge] {
         response.headers.fields.filter { $0.name.lowercased() == "www-authenticate" }.flatMap { field in
             var parser = ChallengeParser(field.value)

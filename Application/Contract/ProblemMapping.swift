@@ -24,6 +24,10 @@ package enum ProblemMapping {
         case 401:
             return .sessionExpired
         case 403:
+            // RFC 6750 §3.1: a resource that wants a scope the token lacks says which.
+            if let wanted = AuthenticationChallenge.insufficientScope(in: response) {
+                return .insufficientScope(wanted.scope)
+            }
             return .forbidden(detail: detail)
         case 404, 410:
             return .notFound(detail: detail)

@@ -84,13 +84,32 @@ package struct AuthorizationServer: Sendable {
     /// - Throws: what ``resolvedConfiguration()`` and resource discovery throw.
     package func signInConfiguration() async throws -> APIConfiguration {
         var resolved = try await resolvedConfiguration()
-        guard resolved.scope == nil, let resourceAuthority else { return resolved }
-        resolved.scope = try await resourceAuthority.scope()
-        if try await registeredClient()?.mayReceiveIDTokens == true, !resolved.requestsOpenID,
-           try await provider()?.metadata().metadata.scopesSupported?.contains("openid") == true {
-            resolved.scope = (["openid"] + (resolved.scope.map { [$0] } ?? [])).joined(separator: " ")
+        if resolved.scope == nil, let resourceAuthority {
+            resolved.scope = try await resourceAuthority.scope()
+            if try await registeredClient()?.mayReceiveIDTokens == true, !resolved.requestsOpenID,
+               try await provider()?.metadata().metadata.scopesSupported?.contains("openid") == true {
+                resolved.scope = Self.union(["openid"], resolved.scope)
+            }
         }
+        if let stepUp = Self.stepUpScope { resolved.scope = Self.union(resolved.scope, stepUp) }
         return resolved
+    }
+
+    /// The scope a protected resource asked for, which the sign-in running in this task asks for
+    /// as well (a step-up after `insufficient_scope`); `nil` outside one.
+    @TaskLocal package static var stepUpScope: String?
+
+    /// Space-separated scopes `first`, then those of `second` not among them.
+    package static func union(_ first: String?, _ second: String?) -> String? {
+        union((first ?? "").split(separator: " ").map(String.init), second)
+    }
+
+    private static func union(_ first: [String], _ second: String?) -> String? {
+        var scopes = first
+        for scope in (second ?? "").split(separator: " ").map(String.init) where !scopes.contains(scope) {
+            scopes.append(scope)
+        }
+        return scopes.isEmpty ? nil : scopes.joined(separator: " ")
     }
 
     /// ``configuration`` with only the token and revocation endpoints resolved: what binds a

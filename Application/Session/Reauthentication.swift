@@ -26,11 +26,21 @@ public struct Reauthentication: Sendable {
         public var email: String?
         /// 1 for the first question; more after wrong credentials.
         public var attempt: Int
+        /// The scope a protected resource asked for when it refused a request for want of it
+        /// (`insufficient_scope`): the session is valid, and the sign-in returned asks for this
+        /// scope too. `nil` when the session expired.
+        public var scope: String?
 
-        public init(userID: UserID?, email: String?, attempt: Int) {
+        /// - Parameters:
+        ///   - userID: whose session it is, when known.
+        ///   - email: that account's email, when known.
+        ///   - attempt: 1 for the first question.
+        ///   - scope: the scope asked for by a resource, for a step-up; `nil` for an expiry.
+        public init(userID: UserID?, email: String?, attempt: Int, scope: String? = nil) {
             self.userID = userID
             self.email = email
             self.attempt = attempt
+            self.scope = scope
         }
     }
 
@@ -57,13 +67,14 @@ public struct Reauthentication: Sendable {
     ///   - signIn: runs the flow and establishes its session.
     /// - Throws: ``RiderError/sessionExpired`` when the person declines,
     ///   ``RiderError/invalidCredentials`` after the last attempt, what the handler or the sign-in throws.
-    func ask(about expired: Session, asked: @Sendable () async -> Void,
+    func ask(about expired: Session, scope: String? = nil, asked: @Sendable () async -> Void,
              signIn: @Sendable (SignInFlow) async throws -> Session) async throws -> Session {
         let known = expired.identity?.email
         let email = known == nil ? await emailOfAccount(expired.userID) : known
         for attempt in 1...maximumAttempts {
             await asked()
-            guard let flow = try await handler(Request(userID: expired.userID, email: email, attempt: attempt)) else {
+            guard let flow = try await handler(Request(userID: expired.userID, email: email, attempt: attempt,
+                                                       scope: scope)) else {
                 throw RiderError.sessionExpired
             }
             do {

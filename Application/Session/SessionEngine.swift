@@ -19,6 +19,8 @@ public actor SessionEngine {
     /// The tasks every caller joins: the refresh under way, and the re-authentication question.
     private var refreshing: Task<Session, any Error>?
     private var asking: Task<Session, any Error>?
+    /// The step-up sign-in under way, and the scope it asks for (``stepUp(to:from:)``).
+    private var steppingUp: (scope: String, task: Task<Session, any Error>)?
     /// Asked for a way to sign in when the session has expired for good; `nil` lets
     /// ``RiderError/sessionExpired`` reach the caller.
     private var reauthentication: Reauthentication?
@@ -287,6 +289,36 @@ public actor SessionEngine {
         }
         return try await reauthentication.ask(about: expired, asked: { await self.noteQuestion() },
                                               signIn: { try await self.signIn($0) })
+    }
+
+    /// Signs in again asking for `scope` as well, after a protected resource refused a request
+    /// made with `failed` for want of it (RFC 6750 §3.1 `insufficient_scope`): the
+    /// ``Reauthentication`` is asked, told the scope (``Reauthentication/Request/scope``), and the
+    /// sign-in it returns asks for the scope configured (or the resource's) and `scope` together.
+    /// Concurrent requests refused for the same scope share one sign-in.
+    /// - Returns: the new session, already established.
+    /// - Throws: the insufficient-scope refusal when there is no ``Reauthentication`` or the
+    ///   person declines; what the sign-in throws; `RiderError.sessionExpired` when they signed
+    ///   in as someone else.
+    package func stepUp(to scope: String, from failed: Session) async throws -> Session {
+        guard let reauthentication else { throw RiderError.insufficientScope(scope) }
+        if let (asked, task) = steppingUp, asked == scope { return try await task.value }
+        let task = Task {
+            try await AuthorizationServer.$stepUpScope.withValue(scope) {
+                do {
+                    return try await reauthentication.ask(about: failed, scope: scope, asked: {},
+                                                          signIn: { try await self.signIn($0) })
+                } catch RiderError.Code.sessionExpired {
+                    // Declined: the request stays refused for its scope, which is what to say.
+                    throw RiderError.insufficientScope(scope)
+                }
+            }
+        }
+        steppingUp = (scope, task)
+        defer { steppingUp = nil }
+        let session = try await task.value
+        guard session.userID == failed.userID else { throw RiderError.sessionExpired }
+        return session
     }
 
     private func noteQuestion() {

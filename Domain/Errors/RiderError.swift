@@ -282,6 +282,17 @@ extension RiderError {
         RiderError(code: .forbidden, message: "You are not allowed to do this" + suffix(detail), detail: detail)
     }
 
+    /// A protected resource refused the request for want of a scope the session was not granted
+    /// (RFC 6750 §3.1 `insufficient_scope`), and no sign-in asking for it was made or it did not
+    /// get it. Code ``Code/forbidden``; its underlying ``InsufficientScope`` names the scope.
+    /// - Parameter scope: the scope the resource asked for, when it named one.
+    package static func insufficientScope(_ scope: String?) -> RiderError {
+        let what = scope.map { "the resource asks for the scope '\($0)', which the session was not granted" }
+            ?? "the resource asks for a scope the session was not granted"
+        return RiderError(code: .forbidden, message: "You are not allowed to do this: \(what).", detail: what,
+                          underlying: InsufficientScope(scope: scope))
+    }
+
     /// The thing asked for does not exist.
     /// - Parameter detail: the server's explanation, if any.
     package static func notFound(detail: String?) -> RiderError {
@@ -443,4 +454,13 @@ extension RiderError: LocalizedError, CustomStringConvertible, CustomDebugString
         if let underlying { text += " underlying: \(type(of: underlying))" }
         return text + ")"
     }
+}
+
+/// Why a request was refused as ``RiderError/Code/forbidden`` when a protected resource wanted a
+/// scope the session lacks (`insufficient_scope`): the scope it named.
+public struct InsufficientScope: Error, Hashable, Sendable {
+    /// The space-separated scope the resource asked for, when it named one.
+    public let scope: String?
+
+    package init(scope: String?) { self.scope = scope }
 }

@@ -241,6 +241,7 @@ public struct RiderKit: Sendable {
         var steps: [any HTTPMiddleware] = []
         if let tracer { steps.append(TracingMiddleware(tracer: tracer)) }
         if let sessions {
+            steps.append(StepUpMiddleware(sessions: sessions))
             if reauthenticates { steps.append(ReauthenticationMiddleware(sessions: sessions)) }
             steps.append(RetryMiddleware(clock: clock, metrics: metrics ?? NoMetrics()))
             steps.append(AuthorizationMiddleware(sessions: sessions))

@@ -65,6 +65,20 @@ public struct UseCaseHarness: Sendable {
         ]))
     }
 
+    /// A client like ``api(reauthenticating:)`` that also signs in again for a scope a resource
+    /// asks for (`403 insufficient_scope`): the pipeline's step-up step in front of the others.
+    /// - Parameter reauthentication: asks the person to sign in again.
+    /// - Returns: the client.
+    package func api(steppingUpWith reauthentication: Reauthentication) async -> APIClient {
+        await sessions.reauthenticate(with: reauthentication)
+        return APIClient(configuration: configuration, pipeline: RequestPipeline(transport: transport, middlewares: [
+            StepUpMiddleware(sessions: sessions),
+            ReauthenticationMiddleware(sessions: sessions),
+            RetryMiddleware(clock: clock),
+            AuthorizationMiddleware(sessions: sessions),
+        ]))
+    }
+
     /// A harness whose vault holds ``Fixtures/session(accessToken:refreshToken:lifetime:issuedAt:userID:)``.
     /// - Parameters:
     ///   - session: the stored session.
