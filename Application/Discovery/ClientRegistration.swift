@@ -331,7 +331,8 @@ struct RegistrationRequestDTO: Encodable {
 }
 
 /// RFC 7591 §3.2.1's answer: only the members RiderKit reads. Numbers may come as JSON numbers
-/// or numeric strings, since servers differ.
+/// or numeric strings, and the authentication method as a string or a one-method array, since
+/// servers differ.
 struct RegistrationResponseDTO: Decodable {
     var clientID: String?
     var clientSecret: String?
@@ -368,7 +369,12 @@ struct RegistrationResponseDTO: Decodable {
         redirectURIs = try container.decodeIfPresent([String].self, forKey: .redirectURIs)
         grantTypes = try container.decodeIfPresent([String].self, forKey: .grantTypes)
         responseTypes = try container.decodeIfPresent([String].self, forKey: .responseTypes)
-        tokenEndpointAuthMethod = try container.decodeIfPresent(String.self, forKey: .tokenEndpointAuthMethod)
+        // Glewlwyd 2.7.5 answers the method as an array (`["none"]`), not RFC 7591's string.
+        if let methods = try? container.decodeIfPresent([String].self, forKey: .tokenEndpointAuthMethod) {
+            tokenEndpointAuthMethod = methods.contains("none") ? "none" : methods.first
+        } else {
+            tokenEndpointAuthMethod = try container.decodeIfPresent(String.self, forKey: .tokenEndpointAuthMethod)
+        }
         scope = try container.decodeIfPresent(String.self, forKey: .scope)
     }
 }

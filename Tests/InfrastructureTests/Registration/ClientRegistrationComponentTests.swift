@@ -289,6 +289,17 @@ struct ClientRegistrationComponentTests {
         #expect(refusal(error) == .answerTooLarge)
     }
 
+    @Test("lenient where servers differ: the method as an array (Glewlwyd 2.7.5), numbers as strings")
+    func lenientAnswer() async throws {
+        let fixture = Fixture()
+        fixture.register(Self.accepted(extra: [("token_endpoint_auth_method", ["none"]), ("client_id_issued_at", "1800000001")]))
+
+        let client = try await fixture.registration().client(for: Self.metadata())
+
+        #expect(client.tokenEndpointAuthMethod == "none" && client.clientAuthentication == .none)
+        #expect(client.issuedAt == Date(timeIntervalSince1970: 1_800_000_001))
+    }
+
     @Test("a server error is the server's, and a 200 answer is taken as a 201")
     func serverErrorAndOK() async throws {
         let failing = Fixture()
