@@ -25,12 +25,12 @@ import HTTPTypes
 /// - JSON keys are snake_case. Times are RFC 3339 in UTC with whole seconds
 ///   (`2025-01-02T03:04:05Z`). User ids are `u_` followed by six digits.
 /// - Every error is an RFC 9457 problem (`application/problem+json`, schema `Problem`), except
-///   the errors of `POST /auth/token` and `POST /oauth2/device_authorization`, which use the
-///   RFC 6749 §5.2 shape (`TokenError`), and the device verification page (`/device`), which
+///   the errors of `POST /auth/token`, `POST /oauth2/device_authorization`, `POST /oauth2/par`
+///   and `POST /oauth2/register`, which use the RFC 6749 §5.2 shape (`TokenError`), and the device verification page (`/device`), which
 ///   answers HTML a person reads.
 ///   Problem `type`s are `https://riderkit.invalid/problems/<slug>`; the slugs used are
 ///   `invalid-request`, `malformed-json`, `validation-failed`, `unauthorized`,
-///   `invalid-token`, `invalid-dpop-proof`, `use-dpop-nonce`, `not-found`, `method-not-allowed`, `email-taken`,
+///   `invalid-token`, `invalid-dpop-proof`, `use-dpop-nonce`, `insufficient-scope`, `not-found`, `method-not-allowed`, `email-taken`,
 ///   `precondition-failed`, `content-too-large`, `unsupported-media-type` and
 ///   `internal-error`. Clients must also accept `about:blank`.
 /// - An unknown path answers `404` and a known path with another method `405` with an

@@ -46,7 +46,9 @@ extension Components {
         /// `DPoP algs="ES256", resource_metadata="…"`, and a request with a DPoP-bound token (or
         /// sent as `DPoP`) is answered with the `DPoP` challenge first: `error="invalid_token"`,
         /// `error="use_dpop_nonce"` or `error="invalid_dpop_proof"` (RFC 9449 §7.1, §9), then the
-        /// Bearer challenge.
+        /// Bearer challenge. A token asked for another resource (RFC 8707) is `invalid_token` too.
+        /// At `/admin/` the challenges name that resource's metadata
+        /// (`/.well-known/oauth-protected-resource/admin`).
         ///
         ///
         /// - Remark: Generated from `#/components/headers/WWWAuthenticate`.
