@@ -230,7 +230,7 @@ struct LoginCommand: GlobalOptionsCommand {
     /// Whether a browser or device-code sign-in can start: an issuer, or their endpoints set.
     private static func canSignInWithoutPassword(_ context: CommandContext) -> Bool {
         let server = context.rider.authorizationServer
-        return server.discovery != nil || server.explicit.authorization != nil || server.explicit.deviceAuthorization != nil
+        return server.hasProvider || server.explicit.authorization != nil || server.explicit.deviceAuthorization != nil
     }
 
     /// Where to sign in, on standard error.
@@ -314,11 +314,13 @@ struct LoginCommand: GlobalOptionsCommand {
     /// - Returns: the flow, and whether the provider offers the password grant too.
     private func standardFlow(_ context: CommandContext) async throws -> (Flow, passwordOffered: Bool)? {
         let server = context.rider.authorizationServer
-        guard let discovery = server.discovery, server.explicit.token == nil else { return nil }
+        guard let discovery = try await server.provider(), server.explicit.token == nil else { return nil }
         let metadata = try await discovery.metadata().metadata
-        // Without a client id the provider cannot tell who asks, and the browser sign-in would fail.
+        // Without a client id the provider cannot tell who asks, and the browser sign-in would fail;
+        // for a protected resource, one is registered where the provider lets clients register.
         let browser = metadata.supportsGrant("authorization_code") && metadata.endpoints.authorization != nil
-            && context.rider.api.clientID != nil
+            && (context.rider.api.clientID != nil || (server.registration != nil
+                && (metadata.registrationEndpoint != nil || metadata.clientIDMetadataDocumentSupported == true)))
         let device = metadata.supportsGrant(AuthorizationServer.deviceCodeGrant)
         let password = try await server.passwordGrantRefusal() == nil
         if browser, LoopbackBrowserUserAgent().canOpenPages { return (.browser, password) }
