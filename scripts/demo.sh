@@ -52,11 +52,9 @@ mkdir -p "$HOME"
 unset DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR  # GLib also finds a bus at $XDG_RUNTIME_DIR/bus
 export RIDER_VAULT_PASSPHRASE="rider-demo-vault"
 
-say "Point rider at the server, its issuer and rider's client id, asking for OpenID Connect: checked, then written to \$XDG_CONFIG_HOME/rider/config.json"
+say "Point rider at the API alone, as a protected resource: no issuer, no client id. Its metadata (RFC 9728) names the provider; rider registers itself there (RFC 7591) at the first sign-in. Checked, then written to \$XDG_CONFIG_HOME/rider/config.json"
 run "$rider" config set base_url "$base_url"
-run "$rider" config set issuer "$base_url"
-run "$rider" config set client_id rider-cli
-run "$rider" config set scope "openid email"
+run "$rider" config set resource "$base_url"
 run "$rider" config show
 run "$rider" provider show
 
@@ -80,12 +78,12 @@ opened_page() {
   rm -f "$DEMO_OPENED"
 }
 
-say "Sign in in the browser (authorization code + PKCE, RFC 9700; the request pushed first, RFC 9126, so the page opens with a reference alone): rider opens the provider's page and waits on 127.0.0.1"
+say "Sign in in the browser (authorization code + PKCE, RFC 9700; the request pushed first, RFC 9126, so the page opens with a reference alone; the tokens asked for the API alone, RFC 8707): rider opens the provider's page and waits on 127.0.0.1"
 printf '%s$ %s%s\n' "$dim" "$rider login" "$reset"
 BROWSER="$work/browser" "$rider" login &
 login_pid=$!
 page=$(opened_page)
-printf '%s(the person signs in on that page as demo@example.com and allows rider-cli; the provider sends the browser back to rider)%s\n' "$dim" "$reset"
+printf '%s(the person signs in on that page as demo@example.com and allows rider, the client it registered; the provider sends the browser back to rider)%s\n' "$dim" "$reset"
 # -L: the page rider opens is its one-time local address, which sends the browser on to the provider.
 request=$(curl -fsS -L "$page" | sed -n 's/.*name="request" value="\([^"]*\)".*/\1/p')
 # -L follows the provider's 303 back to rider's loopback address, as the browser would.

@@ -9,7 +9,8 @@ struct ProviderShowCommand: GlobalOptionsCommand {
         commandName: "show",
         abstract: "Show the provider's metadata: its endpoints, grant types and PKCE methods.",
         discussion: """
-            Needs an issuer (--issuer, RIDER_ISSUER or "issuer" in the config file), or --resource, and no \
+            Needs an issuer (--issuer, RIDER_ISSUER or "issuer" in the config file), or a resource \
+            (--resource, RIDER_RESOURCE or "resource"), and no \
             login. RiderKit reads {issuer}/.well-known/openid-configuration, else the RFC 8414 \
             /.well-known/oauth-authorization-server document, refuses one whose issuer is not \
             exactly the configured one, and keeps it in $XDG_CACHE_HOME/rider/ for as long as \
@@ -70,6 +71,11 @@ struct ProviderShowCommand: GlobalOptionsCommand {
             return
         }
         let context = try CommandContext(global)
+        if context.rider.provider == nil, let resource = context.configuration.api.resource {
+            // A configured resource names the provider: show both, as --resource does.
+            try await showResource(resource.absoluteString, context: context)
+            return
+        }
         guard let provider = context.rider.provider else {
             throw RiderError.invalidConfiguration("no issuer is set; pass --issuer URL, set RIDER_ISSUER, "
                 + "or run `rider config set issuer URL`")

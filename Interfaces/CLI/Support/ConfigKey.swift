@@ -14,11 +14,13 @@ extension ConfigKey {
     static var names: [String] { allCases.map(\.rawValue) }
 
     /// Runs RiderKit's own checks on `text` as this setting's value (with a stand-in server when
-    /// the key is not `base_url`, since RiderKit needs one).
+    /// the key is not `base_url` or `resource`, since RiderKit needs one).
     /// - Throws: ``ConfigError/invalidValue(key:reason:)`` with RiderKit's reason.
     func check(_ text: String) throws {
         var settings = ConfigurationFile.Settings()
-        settings.baseURL = "https://api.example.com"
+        // A resource alone names its server, and must be on its origin: no stand-in then (whether
+        // it is on the configured server's is checked when the settings are read together).
+        if self != .resource { settings.baseURL = "https://api.example.com" }
         settings[self] = text
         do {
             try RiderKit.Configuration.validate(settings)
