@@ -25,6 +25,22 @@ public protocol MCPRequestAuthorizer: Sendable {
     func authorize(_ request: RiderDomain.HTTPRequest,
                    send: @Sendable (RiderDomain.HTTPRequest) async throws -> RiderDomain.HTTPResponse) async throws
         -> RiderDomain.HTTPResponse
+
+    /// Called when the server answered 403 with `error="insufficient_scope"`: obtains
+    /// credentials with the scopes the server asks for (a new sign-in, "step-up"), if it can.
+    ///
+    /// The transport asks at most once per message, and sends the message once more when this
+    /// returns `true`; a second refusal reaches the caller as ``MCPTransportError``. The default
+    /// implementation returns `false`.
+    /// - Parameter insufficientScope: what the server's challenge asks for.
+    /// - Returns: whether the message should be sent again.
+    /// - Throws: the sign-in's error; it reaches the caller instead of the 403's.
+    func stepUp(for insufficientScope: MCPTransportError.InsufficientScope) async throws -> Bool
+}
+
+extension MCPRequestAuthorizer {
+    /// Obtains nothing: the 403 reaches the caller as ``MCPTransportError``.
+    public func stepUp(for insufficientScope: MCPTransportError.InsufficientScope) async throws -> Bool { false }
 }
 
 /// Authorizes a ``StreamableHTTPTransport``'s requests with a RiderKit session: the steps

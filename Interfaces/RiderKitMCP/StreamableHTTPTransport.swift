@@ -141,8 +141,23 @@ public actor StreamableHTTPTransport: Transport {
 
     /// POSTs one JSON-RPC message (or batch) and hands what the server answers to ``receive()``.
     /// - Throws: ``MCPTransportError``, `RiderError.serverUnreachable`, or what the authorizer throws.
+    ///
+    /// A 403 `insufficient_scope` is offered to the authorizer
+    /// (``MCPRequestAuthorizer/stepUp(for:)``); when it obtained the scopes, the message is sent
+    /// once more, and only once.
     public func send(_ data: Data) async throws {
         guard isConnected else { throw MCPTransportError(.notConnected, "the MCP transport is not connected") }
+        do {
+            try await post(data)
+        } catch let error as MCPTransportError {
+            guard error.code == .insufficientScope, let authorizer, let asked = error.insufficientScope,
+                  try await authorizer.stepUp(for: asked) else { throw error }
+            logger.debug("MCP message sent again after a step-up")
+            try await post(data)
+        }
+    }
+
+    private func post(_ data: Data) async throws {
         let outgoing = Envelope.read(data)
         let isInitialize = outgoing.contains { $0.method == "initialize" }
         if isInitialize { initializeID = outgoing.first { $0.method == "initialize" }?.id }

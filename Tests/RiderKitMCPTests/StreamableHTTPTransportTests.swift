@@ -164,6 +164,39 @@ import Testing
         }
     }
 
+    @Test func anAuthorizerThatStepsUpGetsTheMessageSentOnceMore() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .eventStream; $0.callNeedsScope = true }
+        let text = try await withMCPTestServer(state) { url in
+            // The step-up "signs in again": the server grants the call from then on.
+            let authorizer = SteppingUp(state: state, grants: true)
+            let text = try await listAndCall(url, authorizer: authorizer)
+            #expect(authorizer.asked.withLock { $0 } == ["mcp:tools mcp:write"])
+            return text
+        }
+        #expect(text == "echo: hello")
+        #expect(await state.requests.filter { $0.jsonRPCMethod == "tools/call" }.count == 2)
+    }
+
+    @Test func aStepUpIsTriedOncePerMessage() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .json; $0.callNeedsScope = true }
+        try await withMCPTestServer(state) { url in
+            // Claims success every time, yet the server keeps refusing.
+            let authorizer = SteppingUp(state: state, grants: false)
+            let client = Client(name: "riderkit-mcp-tests", version: "1.0")
+            try await client.connect(transport: StreamableHTTPTransport(endpoint: url.appending(path: "mcp"),
+                                                                        authorizer: authorizer))
+            let error = await #expect(throws: MCPTransportError.self) {
+                _ = try await client.callTool(name: "echo", arguments: ["text": "hello"])
+            }
+            #expect(error?.code == .insufficientScope)
+            #expect(authorizer.asked.withLock { $0.count } == 1)
+            await client.disconnect()
+        }
+        #expect(await state.requests.filter { $0.jsonRPCMethod == "tools/call" }.count == 2)
+    }
+
     @Test func withoutCredentialsA401IsUnauthorized() async throws {
         let state = MCPTestServerState()
         await state.configure { $0.requiredToken = "token-1" }
@@ -321,6 +354,31 @@ import Testing
             accessToken: accessToken, refreshToken: refreshToken, expiresAt: Date().addingTimeInterval(3600),
             userID: UserID("u_000001"), role: nil, issuedAt: Date()))
         return rider
+    }
+}
+
+/// An authorizer that adds nothing and, asked to step up, says it did (and, when it `grants`,
+/// makes the test server grant the call from then on).
+final class SteppingUp: MCPRequestAuthorizer {
+    let state: MCPTestServerState
+    let grants: Bool
+    let asked = Mutex<[String?]>([])
+
+    init(state: MCPTestServerState, grants: Bool) {
+        self.state = state
+        self.grants = grants
+    }
+
+    func authorize(_ request: RiderDomain.HTTPRequest,
+                   send: @Sendable (RiderDomain.HTTPRequest) async throws -> RiderDomain.HTTPResponse) async throws
+        -> RiderDomain.HTTPResponse {
+        try await send(request)
+    }
+
+    func stepUp(for insufficientScope: MCPTransportError.InsufficientScope) async throws -> Bool {
+        asked.withLock { $0.append(insufficientScope.scope) }
+        if grants { await state.configure { $0.callNeedsScope = false } }
+        return true
     }
 }
 
