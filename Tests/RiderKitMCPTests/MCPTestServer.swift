@@ -10,6 +10,7 @@ struct RecordedRequest: Sendable {
     var path: String
     var jsonRPCMethod: String?
     var authorization: String?
+    var dpop: String?
     var sessionID: String?
     var protocolVersion: String?
     var lastEventID: String?
@@ -78,7 +79,7 @@ struct MCPTestResponder: HTTPResponder {
         let message = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
         await state.record(RecordedRequest(
             method: request.method.rawValue, path: path, jsonRPCMethod: message?["method"] as? String,
-            authorization: header("Authorization"), sessionID: header("Mcp-Session-Id"),
+            authorization: header("Authorization"), dpop: header("DPoP"), sessionID: header("Mcp-Session-Id"),
             protocolVersion: header("MCP-Protocol-Version"), lastEventID: header("Last-Event-ID"),
             accept: header("Accept")))
         if path == "/moved" { return Response(status: .temporaryRedirect, headers: [.location: "/mcp"]) }

@@ -111,6 +111,36 @@ import Testing
         #expect(await state.tokenRequests == 1)
     }
 
+    @Test func aDPoPBoundSessionSignsAProofForEachRequest() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .eventStream }
+        let endpoint = try await withMCPTestServer(state) { url in
+            // A P-256 private key's 32 bytes, as the vault keeps a session's proof key.
+            let rider = try await Self.signedInRider(at: url, accessToken: "token-1", refreshToken: nil,
+                                                     proofKey: Data((1...32).map { UInt8($0) }))
+            _ = try await listAndCall(url, authorizer: RiderSessionAuthorizer(rider))
+            return url.appending(path: "mcp").absoluteString
+        }
+        let requests = await state.requests
+        #expect(!requests.isEmpty)
+        #expect(requests.allSatisfy { $0.authorization == "DPoP token-1" })
+        for request in requests {
+            let claims = try #require(request.dpop.flatMap(Self.payload(ofJWT:)))
+            #expect(claims["htm"] as? String == request.method)
+            #expect(claims["htu"] as? String == endpoint)
+            #expect(claims["ath"] is String)
+        }
+        #expect(Set(requests.compactMap { Self.payload(ofJWT: $0.dpop ?? "")?["jti"] as? String }).count == requests.count)
+    }
+
+    private static func payload(ofJWT jwt: String) -> [String: Any]? {
+        let parts = jwt.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+    }
+
     @Test func theTokenNeverGoesToAnotherOrigin() async throws {
         let state = MCPTestServerState()
         await state.configure { $0.answer = .json }
@@ -344,15 +374,18 @@ import Testing
 
     /// RiderKit pointed at `url` (whose `/auth/token` the test server answers), with a session in
     /// its vault as a sign-in would have left it.
-    private static func signedInRider(at url: URL, accessToken: String, refreshToken: String?) async throws -> RiderKit {
+    private static func signedInRider(at url: URL, accessToken: String, refreshToken: String?,
+                                      proofKey: Data? = nil) async throws -> RiderKit {
         var api = try APIConfiguration(baseURL: url, clientID: "riderkit-mcp-tests", clientAuthentication: .none,
                                        requestTimeout: 30)
-        api.dpop = .off
+        if proofKey == nil { api.dpop = .off }
         let rider = try RiderKit.live(configuration: RiderKit.Configuration(
             api: api, vault: .memory, cache: CacheConfiguration(storage: .memory), proxies: .none))
-        try await rider.sessions.establish(Session(
+        var session = Session(
             accessToken: accessToken, refreshToken: refreshToken, expiresAt: Date().addingTimeInterval(3600),
-            userID: UserID("u_000001"), role: nil, issuedAt: Date()))
+            userID: UserID("u_000001"), role: nil, tokenType: proofKey == nil ? "Bearer" : "DPoP", issuedAt: Date())
+        session.proofKey = proofKey
+        try await rider.sessions.establish(session)
         return rider
     }
 }
