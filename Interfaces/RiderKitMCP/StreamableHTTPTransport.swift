@@ -140,11 +140,11 @@ public actor StreamableHTTPTransport: Transport {
     public func receive() -> AsyncThrowingStream<Data, any Error> { messages }
 
     /// POSTs one JSON-RPC message (or batch) and hands what the server answers to ``receive()``.
-    /// - Throws: ``MCPTransportError``, `RiderError.serverUnreachable`, or what the authorizer throws.
     ///
     /// A 403 `insufficient_scope` is offered to the authorizer
     /// (``MCPRequestAuthorizer/stepUp(for:)``); when it obtained the scopes, the message is sent
     /// once more, and only once.
+    /// - Throws: ``MCPTransportError``, `RiderError.serverUnreachable`, or what the authorizer throws.
     public func send(_ data: Data) async throws {
         guard isConnected else { throw MCPTransportError(.notConnected, "the MCP transport is not connected") }
         do {
