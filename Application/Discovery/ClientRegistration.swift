@@ -186,6 +186,26 @@ package struct ClientRegistration: Sendable {
         try await store.remove(issuer: issuer)
     }
 
+    /// The client to use after the server answered `invalid_client` for `rejected` (it no longer
+    /// knows the client): for a dynamically registered client, the one another process registered
+    /// meanwhile when the kept registration has changed, else a new registration (the kept one
+    /// forgotten). Call it once per rejection: a client refused right after registering is the
+    /// server's problem, not a stale registration.
+    /// - Parameters:
+    ///   - rejected: the client the server refused.
+    ///   - metadata: the authorization server's metadata.
+    /// - Returns: the client to try once more, or `nil` when `rejected` was configured or a
+    ///   metadata document, which registering again cannot mend.
+    /// - Throws: what ``client(for:)`` throws.
+    package func replacement(for rejected: RegisteredClient, at metadata: ProviderMetadata) async throws -> RegisteredClient? {
+        guard rejected.origin == .dynamic else { return nil }
+        if let kept = try await store.load(issuer: metadata.issuer), kept.clientID != rejected.clientID, isUsable(kept) {
+            return kept
+        }
+        try await forget(issuer: metadata.issuer)
+        return try await client(for: metadata)
+    }
+
     /// Whether a kept registration still fits: the redirect URIs asked for now, and a secret at
     /// hand and in date when the client needs one.
     private func isUsable(_ kept: RegisteredClient) -> Bool {

@@ -120,6 +120,24 @@ struct ClientRegistrationComponentTests {
         #expect(try await fixture.store.load(issuer: Self.issuer)?.clientID == "new")
     }
 
+    @Test("after invalid_client: a replacement registered once; one another process kept meanwhile; none for a configured id")
+    func replacementAfterInvalidClient() async throws {
+        let fixture = Fixture()
+        fixture.register(Self.accepted(clientID: "old"), Self.accepted(clientID: "new"))
+        let registration = try fixture.registration()
+        let old = try await registration.client(for: Self.metadata())
+
+        let new = try await registration.replacement(for: old, at: Self.metadata())
+        #expect(new?.clientID == "new" && fixture.registrations.count == 2)
+
+        // Another process already replaced "old": its client is taken, nothing registered.
+        let meanwhile = try await registration.replacement(for: old, at: Self.metadata())
+        #expect(meanwhile?.clientID == "new" && fixture.registrations.count == 2)
+
+        let configured = try await fixture.registration(clientID: "configured").client(for: Self.metadata())
+        #expect(try await fixture.registration(clientID: "configured").replacement(for: configured, at: Self.metadata()) == nil)
+    }
+
     @Test("a kept registration for other redirect URIs is not reused")
     func otherRedirectsRegisterAgain() async throws {
         let fixture = Fixture()
