@@ -87,6 +87,16 @@ struct ResourceIndicatorTests {
         }
     }
 
+    @Test("userinfo, the authorization server's, takes a token for either resource")
+    func userinfo() async throws {
+        try await TestServer.with(Self.configuration) { server in
+            for resource in [Self.api, Self.admin] {
+                let tokens = try Self.tokens(try await Self.passwordGrant(server, resource: resource, scope: "openid"))
+                #expect(try await server.get("/userinfo", token: tokens.accessToken).status == 200)
+            }
+        }
+    }
+
     @Test("a token asked for without a resource works at both, as before")
     func unrestricted() async throws {
         try await TestServer.with(Self.configuration) { server in

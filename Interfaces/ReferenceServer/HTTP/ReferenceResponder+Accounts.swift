@@ -25,9 +25,11 @@ extension ReferenceResponder {
 }
 
 extension ReferenceResponder {
-    /// `GET /userinfo` (OpenID Connect Core §5.3): who the access token's account is.
+    /// `GET /userinfo` (OpenID Connect Core §5.3): who the access token's account is. A token
+    /// asked for either resource (RFC 8707) is taken: the endpoint is the authorization
+    /// server's, and a program signed in to `/admin` may still need to name its account.
     func userinfo(_ request: Request) async throws -> Response {
-        let user = try await authenticate(request)
+        let user = try await authorize(request, at: .api, anyAudience: true).user
         return try Responses.json(UserinfoBody(sub: user.id, email: user.email, name: user.displayName),
                                   headers: Self.noStore)
     }

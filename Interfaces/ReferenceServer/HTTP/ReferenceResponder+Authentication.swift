@@ -27,14 +27,16 @@ extension ReferenceResponder {
     /// ``authenticate(_:)`` at `resource`: the token must also be for it — issued without a
     /// `resource` (good anywhere, as before RFC 8707) or for this one; a token for the other
     /// resource is `invalid_token` (RFC 8707 §2, RFC 6750 §3.1).
+    /// - Parameter anyAudience: Take a token for any resource: for `/userinfo`, which belongs to
+    ///   the authorization server, so a sign-in for `/admin` can still name its account.
     /// - Throws: A `401` problem whose challenges name `resource`'s metadata.
-    func authorize(_ request: Request, at resource: ProtectedResource) async throws -> Authorized {
+    func authorize(_ request: Request, at resource: ProtectedResource, anyAudience: Bool = false) async throws -> Authorized {
         // RFC 9728 §5.1: every challenge names the resource's metadata, so a client given only
         // the resource's address can find who signs it in.
         let metadata = await protectedResourceMetadataURL(resource)
         let identifier = resource.identifier(origin: await store.origin)
         func forThisResource(_ audience: String?, proven: Bool) throws {
-            guard let audience, audience != identifier else { return }
+            guard !anyAudience, let audience, audience != identifier else { return }
             throw invalidToken(detail: "The access token is for another resource (\(audience)), not \(identifier).",
                                dpop: proven, metadata: metadata)
         }
