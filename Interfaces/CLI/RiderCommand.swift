@@ -73,6 +73,7 @@ struct RiderCommand: ParsableCommand {
             ConfigCommand.self,
             ProviderCommand.self,
             DoctorCommand.self,
+            RequestCommand.self,
         ]
     )
 }

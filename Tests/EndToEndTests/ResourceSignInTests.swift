@@ -82,4 +82,56 @@ struct ResourceSignInTests {
             #expect(Self.registrations(in: sandbox).isEmpty)
         }
     }
+
+    /// Signs in through the browser form with `environment`; the run.
+    static func signIn(_ server: RunningReferenceServer, _ sandbox: Sandbox, environment: [String: String],
+                       opened: URL) async throws -> RiderRun {
+        try? FileManager.default.removeItem(at: opened)
+        let (run, _) = try await DeviceSignInTests.signingIn(
+            sandbox, ["login", "--web"], environment: environment, opened: opened) { start in
+            try await BrowserSignInTests.answerByForm(try await BrowserSignInTests.providerPage(behind: start), server: server)
+        }
+        return run
+    }
+
+    @Test("rider request: the session's own server only, its answer as it is; the /admin resource with its scope answers")
+    func request() async throws {
+        try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
+            var (environment, opened) = try Self.resourceOnly(server, sandbox)
+            // The API is the server; the session is for its /admin resource.
+            environment["RIDER_BASE_URL"] = server.baseURL.absoluteString
+            environment["RIDER_RESOURCE"] = server.baseURL.absoluteString + "/admin"
+            let login = try await Self.signIn(server, sandbox, environment: environment, opened: opened)
+            #expect(login.status == 0, "\(login)")
+
+            let stats = try await sandbox.rider(["request", "/admin/stats"], environment: environment)
+            #expect(stats.status == 0, "\(stats)")
+            #expect(stats.stdout.contains(#""registered_clients":1"#), "\(stats)")
+            let included = try await sandbox.rider(["request", "GET", "/admin/stats", "-i"], environment: environment)
+            #expect(included.stdout.hasPrefix("HTTP 200\n"), "\(included)")
+
+            let elsewhere = try await sandbox.rider(["request", "https://elsewhere.example/admin/stats"],
+                                                    environment: environment)
+            #expect(elsewhere.status == 9 && elsewhere.stderr.contains("not on"), "\(elsewhere)")
+            let forged = try await sandbox.rider(["request", "/admin/stats", "--header", "Authorization: Bearer x"],
+                                                 environment: environment)
+            #expect(forged.status == 9, "\(forged)")
+        }
+    }
+
+    @Test("a resource asking for a scope the session lacks, with nobody at a terminal: the error names the scope")
+    func insufficientScope() async throws {
+        try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
+            var (environment, opened) = try Self.resourceOnly(server, sandbox)
+            // The API is the server; the session is for its /admin resource.
+            environment["RIDER_BASE_URL"] = server.baseURL.absoluteString
+            environment["RIDER_RESOURCE"] = server.baseURL.absoluteString + "/admin"
+            environment["RIDER_SCOPE"] = "openid"
+            let login = try await Self.signIn(server, sandbox, environment: environment, opened: opened)
+            #expect(login.status == 0, "\(login)")
+
+            let refused = try await sandbox.rider(["request", "/admin/stats"], environment: environment)
+            #expect(refused.status != 0 && refused.stderr.contains("rider:admin"), "\(refused)")
+        }
+    }
 }
