@@ -210,6 +210,23 @@ struct ClientRegistrationComponentTests {
         #expect(registered.clientID == "c-123" && silent.registrations.count == 1)
     }
 
+    @Test("client_id_metadata_document_supported is read from the server's discovered metadata")
+    func metadataDocumentFromDiscovery() async throws {
+        let fixture = Fixture()
+        fixture.transport.stub(.get, "/.well-known/openid-configuration", with: .successful([
+            "issuer": .string(Self.issuer), "token_endpoint": .string(Self.issuer + "/token"),
+            "revocation_endpoint": .string(Self.issuer + "/revoke"), "registration_endpoint": .string(Self.endpoint), "client_id_metadata_document_supported": true,
+        ]))
+        let discovery = ProviderDiscovery(configuration: try ProviderDiscovery.Configuration(issuer: #require(URL(string: Self.issuer))),
+                                          transport: fixture.transport, cache: InMemoryProviderMetadataCache(), clock: fixture.clock)
+        let metadata = try await discovery.metadata().metadata
+
+        let client = try await fixture.registration(metadataURL: "https://rider.example/client-metadata.json").client(for: metadata)
+
+        #expect(metadata.clientIDMetadataDocumentSupported == true)
+        #expect(client.origin == .metadataDocument && fixture.transport.requests.count == 1, "only the discovery")
+    }
+
     @Test("a metadata document URL that is not https with a path is a configuration error")
     func metadataDocumentURLChecked() throws {
         for text in ["http://rider.example/client.json", "https://rider.example", "https://u:p@rider.example/c.json",
