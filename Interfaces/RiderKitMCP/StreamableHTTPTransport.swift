@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import RiderApplication
 import RiderDomain
+import RiderKit
 import Synchronization
 
 // RiderKit's HTTP types, the ones the authorizer speaks; NIOHTTP1 and the SDK have their own.
@@ -57,6 +58,9 @@ public actor StreamableHTTPTransport: Transport {
         public var defaultReconnectionTime: Duration = .seconds(1)
         /// The longest wait for a connection to the server.
         public var connectTimeout: Duration = .seconds(10)
+        /// The proxies requests go through, as RiderKit's own requests do (loopback never):
+        /// read from this process's environment (`https_proxy`, `no_proxy`, …) unless told.
+        public var proxies = ProxyEnvironment(environment: ProcessInfo.processInfo.environment)
 
         public init() {}
     }
@@ -81,6 +85,8 @@ public actor StreamableHTTPTransport: Transport {
     /// The id of the `initialize` request in flight, to read the negotiated version from its answer.
     private var initializeID: MessageID?
     private var listeningTask: Task<Void, Never>?
+    /// A proxy variable that could not be read: `connect()` refuses rather than go around it.
+    private let proxyProblem: String?
 
     /// - Parameters:
     ///   - endpoint: the server's MCP endpoint (its URL, path included).
@@ -100,6 +106,8 @@ public actor StreamableHTTPTransport: Transport {
             timeout: .init(connect: .seconds(max(1, configuration.connectTimeout.components.seconds)), read: nil),
             decompression: .disabled)
         clientConfiguration.tracing.tracer = nil
+        clientConfiguration.proxy = Self.proxy(configuration.proxies.route(for: endpoint))
+        proxyProblem = configuration.proxies.problem
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
         (messages, messageContinuation) = AsyncThrowingStream.makeStream()
     }
@@ -110,8 +118,10 @@ public actor StreamableHTTPTransport: Transport {
     }
 
     /// Readies the transport; the first message sent (the SDK's `initialize`) opens the session.
+    /// - Throws: `RiderError.invalidConfiguration` when a proxy variable cannot be read.
     public func connect() async throws {
         guard !isShutDown else { throw MCPTransportError(.notConnected, "the MCP transport has been disconnected") }
+        if let proxyProblem { throw RiderError.invalidConfiguration(proxyProblem) }
         isConnected = true
     }
 
@@ -397,6 +407,18 @@ public actor StreamableHTTPTransport: Transport {
     }
 
     // MARK: Helpers
+
+    private static func proxy(_ route: ProxyEnvironment.Route) -> HTTPClient.Configuration.Proxy? {
+        switch route {
+        case .direct:
+            return nil
+        case .http(let host, let port, let username, let password):
+            let authorization = username.map { HTTPClient.Authorization.basic(username: $0, password: password ?? "") }
+            return .server(host: host, port: port, authorization: authorization)
+        case .socks5(let host, let port):
+            return .socksServer(host: host, port: port)
+        }
+    }
 
     private static func mediaType(of response: HTTPResponse) -> String? {
         response.headers["Content-Type"]?.split(separator: ";").first

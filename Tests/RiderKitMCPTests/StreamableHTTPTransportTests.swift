@@ -141,6 +141,30 @@ import Testing
         return Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
     }
 
+    @Test func aLoopbackServerIsReachedWithoutTheProxy() async throws {
+        let state = MCPTestServerState()
+        await state.configure { $0.answer = .json }
+        let text = try await withMCPTestServer(state) { url in
+            // Nothing listens at the proxy's address: only a direct connection gets an answer.
+            var configuration = StreamableHTTPTransport.Configuration()
+            configuration.proxies = ProxyEnvironment(environment: ["http_proxy": "http://192.0.2.1:3128",
+                                                                   "all_proxy": "socks5://192.0.2.1:1080"])
+            return try await listAndCall(over: StreamableHTTPTransport(endpoint: url.appending(path: "mcp"),
+                                                                       configuration: configuration))
+        }
+        #expect(text == "echo: hello")
+    }
+
+    @Test func aProxyVariableThatCannotBeReadIsRefused() async throws {
+        var configuration = StreamableHTTPTransport.Configuration()
+        configuration.proxies = ProxyEnvironment(environment: ["https_proxy": "ftp://proxy.example:21"])
+        let transport = StreamableHTTPTransport(endpoint: URL(string: "https://mcp.example/mcp")!,
+                                                configuration: configuration)
+        let error = await #expect(throws: RiderError.self) { try await transport.connect() }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error.map { "\($0)" }?.contains("proxy.example") == false)
+    }
+
     @Test func theTokenNeverGoesToAnotherOrigin() async throws {
         let state = MCPTestServerState()
         await state.configure { $0.answer = .json }
