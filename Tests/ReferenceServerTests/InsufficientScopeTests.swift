@@ -84,13 +84,34 @@ struct InsufficientScopeTests {
         }
     }
 
-    @Test("the authorization server lists rider:admin; the API's metadata does not, so a default sign-in leaves it out")
+    @Test("the authorization server lists rider:admin; neither resource's metadata does, so a sign-in from it steps up")
     func metadata() async throws {
         try await TestServer.with(Self.configuration) { server in
             let provider = try await server.get("/.well-known/oauth-authorization-server").object()
             #expect((provider["scopes_supported"] as? [String])?.contains("rider:admin") == true)
-            let api = try await server.get("/.well-known/oauth-protected-resource").object()
-            #expect((api["scopes_supported"] as? [String])?.contains("rider:admin") == false)
+            for path in ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/admin"] {
+                let resource = try await server.get(path).object()
+                #expect((resource["scopes_supported"] as? [String])?.contains("rider:admin") == false)
+            }
+        }
+    }
+
+    @Test("a sign-in for /admin with its metadata's scopes meets 403, and one for the union of scopes opens the route")
+    func stepUpFromTheMetadata() async throws {
+        try await TestServer.with(Self.configuration) { server in
+            let resource = try await server.get("/.well-known/oauth-protected-resource/admin").object()
+            let scopes = try #require(resource["scopes_supported"] as? [String])
+            let admin = try #require(resource["resource"] as? String)
+            func signIn(_ scope: String) async throws -> String {
+                let path = Code.authorizePath(["scope": scope, "resource": admin])
+                let code = try #require(try Code.redirectQuery(try await Code.signIn(server, path: path))["code"])
+                return try ResourceIndicatorTests.tokens(try await Code.redeem(server, code: code)).accessToken
+            }
+            let first = try await server.get("/admin/stats", token: try await signIn(scopes.joined(separator: " ")))
+            #expect(first.status == 403)
+            let needed = try #require(try Self.challenge(first).scope)
+            let union = (scopes + needed.split(separator: " ").map(String.init)).joined(separator: " ")
+            #expect(try await server.get("/admin/stats", token: try await signIn(union)).status == 200)
         }
     }
 }

@@ -63,7 +63,8 @@ struct ResourceIndicatorTests {
             let document = try response.object()
             #expect(document["resource"] as? String == Self.admin)
             #expect(document["authorization_servers"] as? [String] == [Self.api])
-            #expect(document["scopes_supported"] as? [String] == ["rider:admin"])
+            #expect(document["scopes_supported"] as? [String] == ["openid", "email", "profile"],
+                    "rider:admin comes by stepping up")
             let unauthenticated = try await server.get("/admin/stats")
             #expect(unauthenticated.status == 401)
             #expect(unauthenticated.header("WWW-Authenticate")?.contains(#"resource_metadata="\#(Self.adminMetadata)""#) == true)

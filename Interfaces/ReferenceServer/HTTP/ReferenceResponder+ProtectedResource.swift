@@ -8,8 +8,8 @@ extension ReferenceResponder {
     /// on, the proof algorithms (and, with DPoP required, that only bound tokens are taken).
     /// The API's identifier has no path, so the path-inserted location (RFC 9728 §3.1) and the
     /// root's are the same one. `GET /.well-known/oauth-protected-resource/admin` is the `/admin`
-    /// resource's, the same but for its identifier (`<base URL>/admin`), name and scope
-    /// (`rider:admin`). Public, and reusable for an hour, like the authorization server's metadata.
+    /// resource's, the same but for its identifier (`<base URL>/admin`) and name; neither lists
+    /// `rider:admin`, which a client gets by stepping up (``ProtectedResource/scopesSupported``). Public, and reusable for an hour, like the authorization server's metadata.
     func protectedResourceMetadata(_ resource: ProtectedResource) async throws -> Response {
         let origin = await store.origin
         let body = ProtectedResourceMetadataBody(
