@@ -56,6 +56,8 @@ struct ResourceSignInTests {
             #expect(list.stdout.contains(#""resource":"\#(server.baseURL.absoluteString)"#), "\(list)")
             let show = try await sandbox.rider(["session", "show"], environment: environment)
             #expect(show.stdout.contains("resource"), "\(show)")
+            // The registration file, the config and every output: no token, code or verifier.
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }
     }
 
@@ -69,6 +71,7 @@ struct ResourceSignInTests {
             let run = try await login
             #expect(run.status == 0, "\(run)")
             #expect(try await sandbox.rider(["whoami"], environment: environment).status == 0)
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }
     }
 
@@ -101,11 +104,13 @@ struct ResourceSignInTests {
             // The API is the server; the session is for its /admin resource.
             environment["RIDER_BASE_URL"] = server.baseURL.absoluteString
             environment["RIDER_RESOURCE"] = server.baseURL.absoluteString + "/admin"
+            // Its metadata lists the minimal scopes; the one its route wants is asked for by name.
+            environment["RIDER_SCOPE"] = "openid rider:admin"
             let login = try await Self.signIn(server, sandbox, environment: environment, opened: opened)
             #expect(login.status == 0, "\(login)")
 
             let stats = try await sandbox.rider(["request", "/admin/stats"], environment: environment)
-            #expect(stats.status == 0, "\(stats)")
+            #expect(stats.status == 0, "\(stats) \(stats.stderr)")
             #expect(stats.stdout.contains(#""registered_clients":1"#), "\(stats)")
             let included = try await sandbox.rider(["request", "GET", "/admin/stats", "-i"], environment: environment)
             #expect(included.stdout.hasPrefix("HTTP 200\n"), "\(included)")

@@ -31,6 +31,8 @@ extension ReferenceStore {
             interval: interval, sequence: deviceSequence)
         deviceSequence += 1
         deviceCodesByUserCode[userCode] = deviceCode
+        issuedDeviceCodes.append(deviceCode)
+        if issuedDeviceCodes.count > maximumStoredTokens { issuedDeviceCodes.removeFirst() }
         return DeviceCodeGrant(deviceCode: deviceCode, userCode: userCode, expiresIn: lifetime, interval: interval)
     }
 

@@ -46,6 +46,13 @@ extension ReferenceStore {
         issued
     }
 
+    /// Every device code handed out so far (RFC 8628), oldest first, bounded as ``issuedTokens()``:
+    /// a test can check that none shows up in logs or files.
+    /// - Returns: The device codes in the order they were issued.
+    package func deviceCodes() -> [String] {
+        issuedDeviceCodes
+    }
+
     /// The thumbprint of the DPoP key an access or refresh token is bound to; `nil` for a bearer
     /// token or one the store does not hold.
     package func dpopThumbprint(of token: String) -> String? {

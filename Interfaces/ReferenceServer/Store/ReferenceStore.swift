@@ -26,6 +26,9 @@ public actor ReferenceStore {
     var failedLogins: FailedLogins
     /// The newest tokens handed out (at most ``maximumStoredTokens``), oldest first, for leak checks.
     var issued: [String] = []
+    /// The newest device codes handed out (at most ``maximumStoredTokens``), for the same leak checks:
+    /// a device code is a credential too, until it is spent.
+    var issuedDeviceCodes: [String] = []
     var counters = Stats()
     /// How clients introduced themselves (test hook, ``clientIdentities()``).
     var identities: Set<ClientIdentity> = []

@@ -14,14 +14,15 @@ struct SignInSecrets: Sendable {
 
 /// What ``expectNoSecretsLeaked(from:in:sourceLocation:)`` checks, and more, for the sign-ins that go
 /// through a browser or a device code (issuing tokens or not): rider's outputs *and every file in the sandbox* (its state,
-/// configuration and cache, what it gave the browser) hold no issued token, not the password,
+/// configuration and cache, what it gave the browser) hold no issued token or device code, not the password,
 /// none of `secrets.values`, no PKCE verifier of `secrets.codeChallenges`, and no JWT — rider
 /// never shows or writes an id_token in the clear, refused or accepted. Failures name the file
 /// or the output, never the secret.
 func expectNoSignInSecretsLeaked(from server: RunningReferenceServer, in sandbox: Sandbox,
                                  _ secrets: SignInSecrets = SignInSecrets(),
                                  sourceLocation: SourceLocation = #_sourceLocation) async {
-    let forbidden = await server.store.issuedTokens() + [Demo.password] + secrets.values.filter { !$0.isEmpty }
+    let forbidden = await server.store.issuedTokens() + server.store.deviceCodes() + [Demo.password]
+        + secrets.values.filter { !$0.isEmpty }
     var texts = await sandbox.transcript.outputs.enumerated().map { ("output \($0.offset + 1)", $0.element) }
     texts += sandboxFiles(sandbox).map { file in
         (file.path, String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self))
