@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import TestSupport
 
 /// An MCP server RiderKit's authors did not write, behind an authorization server they did not
 /// write either (`MCPServerRig`: the MCP Python SDK's server and Glewlwyd 2.7.5): what the MCP
@@ -91,6 +92,44 @@ struct MCPServerTests {
             #expect(human.lines.contains { $0.contains("found") && $0.contains("WWW-Authenticate (HTTP 401)") }, "\(human)")
             #expect(human.lines.contains { $0.contains("authorization servers") && $0.hasSuffix(rig.issuer.absoluteString) }, "\(human)")
         }
+    }
+
+    @Test("rider login --web --resource URL, given only the MCP server's URL: Glewlwyd found from the 401, a client registered there, and the session's token is for the server, which takes it")
+    func riderSignsInToTheServer() async throws {
+        try await MCPServerRig.with { rig in
+            let sandbox = try Sandbox(server: nil)
+            // Glewlwyd compares redirect URIs port and all: the registration names the port rider
+            // then listens on (RIDER_LISTEN); the person is played over Glewlwyd's API.
+            let listen = "127.0.0.1:\(try LoopbackSocket.closedPort())"
+            let environment = ["RIDER_BASE_URL": "", "RIDER_ISSUER": "", "RIDER_LISTEN": listen, "RIDER_DPOP": "off",
+                               "BROWSER": PeerProvider.repositoryRoot.appendingPathComponent("scripts/mcp-server/person.sh").path]
+            let login = try await sandbox.rider(["login", "--web", "--resource", rig.url.absoluteString], environment: environment)
+            #expect(login.status == 0, "\(login)\n--- Glewlwyd ---\n\(rig.provider.logged().suffix(3000))")
+            #expect(login.stdout.contains("Logged in as \(DPoPProvider.email)"), "\(login)")
+            #expect(rig.provider.logged().contains("registered with redirect_uri [\"http://\(listen)/callback\""),
+                    "rider registered itself (RFC 7591) for the port it listened on")
+
+            let printed = try await sandbox.rider(["session", "token", "--resource", rig.url.absoluteString], environment: environment)
+            #expect(printed.status == 0, "\(printed)")
+            let token = printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let claims = try #require(Self.claims(of: token))
+            #expect(claims["aud"] as? String == rig.url.absoluteString, "RFC 8707: a token for the MCP server alone")
+            #expect((claims["scope"] as? String)?.split(separator: " ").contains("mcp:tools") == true,
+                    "the scope its metadata lists")
+
+            let answer = try await Self.post(rig.url, token: token)
+            #expect(answer.status == 200, "\(rig.logged().suffix(2000))")
+            #expect(answer.headers["content-type"]?.hasPrefix("text/event-stream") == true)
+        }
+    }
+
+    /// The claims of a JWT, unchecked (the server checks them; the test reads what was asked for).
+    static func claims(of token: String) -> [String: Any]? {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
     }
 
     @Test("the SDK's own Python client, with a token Glewlwyd issued for the resource to a client it registered, lists and calls the tools over SSE; other tokens are refused")
