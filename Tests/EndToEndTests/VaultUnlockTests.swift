@@ -8,10 +8,12 @@ import Testing
 /// Serialized: `rider vault lock` forgets every kept key of the user, which these tests share.
 @Suite("Encrypted file unlocked once per login session (kernel keyring)", .serialized)
 struct VaultUnlockTests {
-    /// The kernel keyring on, for a minute, as a person's default of 15 minutes would be.
-    static let kept = ["RIDER_VAULT_UNLOCK_TIMEOUT": "60"]
+    /// The kernel keyring on, for ten minutes, as a person's default of 15 minutes would be. (A
+    /// minute once ran out between the login and `vault status` under the whole suite on two cores;
+    /// no test here is about the timeout's length.)
+    static let kept = ["RIDER_VAULT_UNLOCK_TIMEOUT": "600"]
     /// No passphrase anywhere: only a kept key can open the file.
-    static let noPassphrase = ["RIDER_VAULT_UNLOCK_TIMEOUT": "60", "RIDER_VAULT_PASSPHRASE": ""]
+    static let noPassphrase = ["RIDER_VAULT_UNLOCK_TIMEOUT": "600", "RIDER_VAULT_PASSPHRASE": ""]
 
     static let withoutKeyctl = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -40,7 +42,7 @@ struct VaultUnlockTests {
                 #expect(whoami.stdout.contains(Demo.email), "\(whoami)")
             }
             let status = try await rider(sandbox, ["vault", "status"], Self.noPassphrase)
-            #expect(status.stdout.contains("Unlock:    the encrypted file stays unlocked 1 min in the kernel keyring"),
+            #expect(status.stdout.contains("Unlock:    the encrypted file stays unlocked 10 min in the kernel keyring"),
                     "\(status)")
             #expect(status.stdout.contains("Unlocked:  yes"), "\(status)")
 
