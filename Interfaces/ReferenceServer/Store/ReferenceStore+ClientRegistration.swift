@@ -21,7 +21,7 @@ extension ReferenceStore {
     }
 
     /// How many clients are registered.
-    public var registeredClientCount: Int { registeredClients.count }
+    package var registeredClientCount: Int { registeredClients.count }
 
     /// `dyn-` and 128 random bits in hex: unguessable, and safe in any URL or form unencoded.
     private static func clientID() -> String {
