@@ -86,6 +86,9 @@ struct ClientRegistrationTests {
             // Registered without a port, used with the one the program happened to listen on.
             let redirectURI = "http://127.0.0.1:50123/callback"
             let path = Code.authorizePath(["client_id": id, "redirect_uri": redirectURI])
+            let page = try await server.get(path)
+            #expect(page.text.contains(#"<strong id="client">rider (test) (\#(id))</strong>"#),
+                    "the page names the registered client_name, with its id")
             let answer = try await Code.signIn(server, path: path)
             #expect(answer.status == 303)
             #expect(try #require(answer.header("Location")).hasPrefix(redirectURI + "?"))

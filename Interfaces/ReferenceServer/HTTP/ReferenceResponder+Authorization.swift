@@ -52,7 +52,7 @@ extension ReferenceResponder {
     /// Starts the wait for the person on `request` and shows the sign-in and consent page.
     private func showForm(for request: ReferenceStore.AuthorizationRequest) async -> Response {
         let id = await store.startAuthorization(request)
-        return ProviderPage.response(AuthorizationPage.form(requestID: id, clientID: request.clientID,
+        return ProviderPage.response(AuthorizationPage.form(requestID: id, clientID: await clientLabel(request.clientID),
                                                             scope: request.scope),
                                      formActions: [Self.origin(of: request.redirectURI)])
     }
@@ -127,8 +127,9 @@ extension ReferenceResponder {
             return ProviderPage.response(AuthorizationPage.problem("This sign-in has expired or was already answered."),
                                          status: .badRequest)
         }
+        let label = await clientLabel(waiting.clientID)
         func again(_ message: String, _ status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
-            ProviderPage.response(AuthorizationPage.form(requestID: requestID, clientID: waiting.clientID,
+            ProviderPage.response(AuthorizationPage.form(requestID: requestID, clientID: label,
                                                          scope: waiting.scope, email: email, message: message),
                                   status: status, headers: headers, formActions: [Self.origin(of: waiting.redirectURI)])
         }
@@ -152,6 +153,13 @@ extension ReferenceResponder {
             return again("Too many failed sign-ins; try again in \(wait) s.", .tooManyRequests,
                          headers: [.retryAfter: String(wait)])
         }
+    }
+
+    /// How the page names `clientID`: a registered client's `client_name` with its id — the name
+    /// is whatever the program registered, so the id stays beside it — else the id.
+    private func clientLabel(_ clientID: String) async -> String {
+        guard let name = await store.registeredClient(id: clientID)?.name else { return clientID }
+        return "\(name) (\(clientID))"
     }
 
     /// `303 See Other` to `redirectURI` with `parameters` and this server's `iss` (RFC 9207)
