@@ -127,6 +127,9 @@ stress: deps build-tests
 # Examples/GeneratedClient: a client Apple's swift-openapi-generator made from docs/openapi.yaml
 # (committed; scripts/check-generated-client.sh fails when the contract changed since), calling
 # the reference server with RiderKit's session through RiderKitOpenAPI.
+#
+# Examples/MCPClient: an MCP client on Linux (the MCP Swift SDK's Client over RiderKitMCP), run
+# against the MCP Python SDK's server behind Glewlwyd, both started for it.
 examples:
 	scripts/check-generated-client.sh
 	for example in EmbeddingApp GeneratedClient; do \
@@ -136,6 +139,13 @@ examples:
 	done
 	# The peer benchmark at a tiny size, so it cannot rot (its figures come from make bench).
 	.build/debug/generated-client-bench --smoke
+	# Examples/MCPClient: the MCP Swift SDK's Client through RiderKitMCP, signed in by RiderKit,
+	# against a real OAuth-protected MCP server (the MCP Python SDK behind Glewlwyd), listing its
+	# tools and calling one (scripts/mcp-client-example.sh).
+	[ ! -f Package.resolved ] || cp Package.resolved Examples/MCPClient/Package.resolved
+	$(SWIFT) build --product rider
+	cd Examples/MCPClient && $(SWIFT) build --scratch-path ../../.build --product mcp-client
+	scripts/with-mcp-server.sh scripts/mcp-client-example.sh "$$($(SWIFT) build --show-bin-path)"
 
 # `rider` for people: a release build linked statically against the Swift runtime and Foundation
 # (no libswift*.so to load and bind at start: `rider --help` 13.5 → 9.4 ms, docs/performance.md), stripped,
@@ -159,4 +169,4 @@ static-rider: deps
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --product rider
 
 clean:
-	rm -rf .build $(STATIC_BUILD) .venv .venv-peer Sanitizers/.build Fuzz/.build Examples/EmbeddingApp/.build Examples/GeneratedClient/.build
+	rm -rf .build $(STATIC_BUILD) .venv .venv-peer Sanitizers/.build Fuzz/.build Examples/EmbeddingApp/.build Examples/GeneratedClient/.build Examples/MCPClient/.build .venv-mcp
