@@ -9,7 +9,7 @@ import Testing
 
 /// The MCP Swift SDK's `Client` over ``StreamableHTTPTransport``, against a streamable-HTTP MCP
 /// server over loopback (`MCPTestServer.swift`): initialize, list the tools, call one.
-@Suite(.timeLimit(.minutes(1))) struct StreamableHTTPTransportTests {
+@Suite(.timeLimit(.minutes(10))) struct StreamableHTTPTransportTests {
     /// Connects a client, lists the tools and calls `echo`, then disconnects.
     private func listAndCall(_ endpoint: URL, authorizer: (any MCPRequestAuthorizer)? = nil) async throws -> String {
         try await listAndCall(over: StreamableHTTPTransport(endpoint: endpoint.appending(path: "mcp"), authorizer: authorizer))

@@ -181,21 +181,26 @@ struct DoctorServerChecks: Sendable {
         guard let header = response.headers["Date"], let serverTime = httpDate(header) else {
             return .note("clock", "not checked: the server sent no Date header")
         }
-        let local = answer.sent.addingTimeInterval(answer.received.timeIntervalSince(answer.sent) / 2)
-        return clock(serverTime: serverTime, header: header, local: local)
+        // The server wrote its Date somewhere between sending and receiving: the midpoint is the
+        // best guess, off by up to half the round trip either way.
+        let roundTrip = max(0, answer.received.timeIntervalSince(answer.sent))
+        let local = answer.sent.addingTimeInterval(roundTrip / 2)
+        return clock(serverTime: serverTime, header: header, local: local, uncertainty: roundTrip / 2)
     }
 
     /// `local` against the server's time: a Date header has whole seconds, so up to a second
-    /// either way is no skew at all.
-    static func clock(serverTime: Date, header: String, local: Date) -> DoctorCheck {
+    /// either way is no skew at all, and neither is what `uncertainty` (half the round trip) allows.
+    static func clock(serverTime: Date, header: String, local: Date, uncertainty: TimeInterval = 0) -> DoctorCheck {
         let skew = serverTime.timeIntervalSince(local)
-        let seconds = Int(abs(skew).rounded())
+        // Only what the measurement cannot explain counts.
+        let measured = max(0, abs(skew) - uncertainty)
+        let seconds = Int(measured.rounded())
         let direction = skew > 0 ? "behind" : "ahead of"
         let detail = "this machine's clock is \(seconds) s \(direction) the server's (Date: \(header))"
         let fix = "set the clock right: timedatectl set-ntp true, or your system's NTP client"
-        if abs(skew) <= 1.5 { return .ok("clock", "this machine's clock agrees with the server's (Date: \(header))") }
-        if abs(skew) < quietSkew { return .ok("clock", detail) }
-        if abs(skew) <= brokenSkew {
+        if measured <= 1.5 { return .ok("clock", "this machine's clock agrees with the server's (Date: \(header))") }
+        if measured < quietSkew { return .ok("clock", detail) }
+        if measured <= brokenSkew {
             return .note("clock", detail + "; DPoP proofs may be refused (servers take about 60 s)", fix: fix)
         }
         return .fail("clock", detail + "; id_tokens (5 min forgiven) and DPoP proofs are refused", fix: fix)
