@@ -123,6 +123,27 @@ struct MCPServerTests {
         }
     }
 
+    @Test("a DPoP-bound token (RIDER_DPOP=required: Glewlwyd binds it, cnf.jkt) is refused by the server, which takes Bearer tokens only (RFC 9449 §7.2)")
+    func boundTokenRefused() async throws {
+        try await MCPServerRig.with { rig in
+            let sandbox = try Sandbox(server: nil)
+            let environment = ["RIDER_BASE_URL": "", "RIDER_ISSUER": "", "RIDER_DPOP": "required",
+                               "RIDER_LISTEN": "127.0.0.1:\(try LoopbackSocket.closedPort())",
+                               "BROWSER": PeerProvider.repositoryRoot.appendingPathComponent("scripts/mcp-server/person.sh").path]
+            let login = try await sandbox.rider(["login", "--web", "--resource", rig.url.absoluteString], environment: environment)
+            #expect(login.status == 0, "\(login)\n--- Glewlwyd ---\n\(rig.provider.logged().suffix(3000))")
+            let printed = try await sandbox.rider(["session", "token", "--resource", rig.url.absoluteString], environment: environment)
+            let token = printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let claims = try #require(Self.claims(of: token), "\(printed)")
+            #expect(claims["aud"] as? String == rig.url.absoluteString)
+            #expect((claims["cnf"] as? [String: Any])?["jkt"] is String, "Glewlwyd bound it to rider's key")
+
+            let answer = try await Self.post(rig.url, token: token)
+            #expect(answer.status == 401)
+            #expect(rig.logged().contains("refused: a sender-constrained token presented as a Bearer token"), "\(rig.logged())")
+        }
+    }
+
     /// The claims of a JWT, unchecked (the server checks them; the test reads what was asked for).
     static func claims(of token: String) -> [String: Any]? {
         let parts = token.split(separator: ".")
