@@ -165,13 +165,19 @@ package struct AuthorizationServer: Sendable {
         return ways.isEmpty ? refusal : refusal.suggesting(.signInWithoutPassword(browser: browser, deviceCode: deviceCode))
     }
 
-    /// Whether the provider takes DPoP proofs signed as RiderKit signs them (ES256, RFC 9449 §5.1):
+    /// Whether the provider — and the protected resource signed in to, if any — take DPoP proofs
+    /// signed as RiderKit signs them (ES256, RFC 9449 §5.1):
     /// `false` without an issuer, whose metadata would say, and with a token endpoint set
     /// explicitly (then the provider is not asked; set DPoP to required to use it there).
     /// - Throws: what discovery throws.
     package func offersDPoP() async throws -> Bool {
-        guard explicit.token == nil, let discovery = try await provider() else { return false }
-        return try await discovery.metadata().metadata.dpopSigningAlgValuesSupported?.contains("ES256") ?? false
+        guard explicit.token == nil, let discovery = try await provider(),
+              try await discovery.metadata().metadata.dpopSigningAlgValuesSupported?.contains("ES256") ?? false
+        else { return false }
+        // Tokens for a protected resource are bound only where it says it takes the proofs too
+        // (RFC 9728's dpop_signing_alg_values_supported): a bearer-only resource would refuse them.
+        guard let resourceAuthority else { return true }
+        return try await resourceAuthority.discovered().metadata.dpopSigningAlgValuesSupported?.contains("ES256") ?? false
     }
 
     /// The device authorization grant's `grant_type` (RFC 8628 §3.4).

@@ -334,6 +334,10 @@ extension RiderKit {
             configuration.hasRiderAPI = settings.baseURL.map { !$0.isEmpty } ?? false
             configuration.listenAddresses = try (settings.listen ?? "")
                 .split(whereSeparator: { $0 == " " || $0 == "," }).map { try LoopbackListenAddress(parsing: String($0)) }
+            // The sign-in's listener takes them too, so what a registration names is where it listens.
+            if !configuration.listenAddresses.isEmpty {
+                configuration.userAgent = LoopbackBrowserUserAgent(listeningOn: configuration.listenAddresses)
+            }
             configuration.clientKeyFile = clientKeyFile
             if let value = settings.clientIDMetadataURL, !value.isEmpty {
                 guard let url = URL(string: value), url.scheme?.lowercased() == "https", url.host != nil,

@@ -152,7 +152,11 @@ struct LoginCommand: GlobalOptionsCommand {
     func run() async throws {
         // Configuration first, so a missing server is reported before anyone types a password.
         try CommandContext.refuseGivenToken(to: "log in")
-        let context = try CommandContext(global)
+        // --listen wins over the `listen` setting everywhere it counts, a registration's redirect
+        // URIs included (a provider that compares ports refuses any other).
+        var environment = ProcessInfo.processInfo.environment
+        if !listen.isEmpty { environment["RIDER_LISTEN"] = listen.joined(separator: " ") }
+        let context = try CommandContext(global, environment: environment)
         if withToken { return try await signInWithToken(context) }
         if clientCredentials { return try await signInAsClient(context) }
         if web { return try await signInWithBrowser(context) }

@@ -24,7 +24,8 @@ struct ResourceSignInTests {
         /// A resource that challenges with `scope`, naming the issuer; the issuer's RFC 8414
         /// metadata; and a configuration naming the resource (no issuer, no scope).
         init(scope: String? = "files:read", cache: MemoryMetadataCache = MemoryMetadataCache(),
-             resourceAnswers: Bool = true, first: (StubTransport) -> Void = { _ in }) throws {
+             resourceAnswers: Bool = true, resourceTakesDPoP: Bool = false,
+             first: (StubTransport) -> Void = { _ in }) throws {
             self.cache = cache
             first(transport)
             var configuration = try Fixtures.configuration(clientID: "rider-cli")
@@ -35,11 +36,13 @@ struct ResourceSignInTests {
                     + (scope.map { #", scope="\#($0)""# } ?? "")
                 Self.stub(transport, .get, ResourceSignInTests.resource, .problem(status: 401, headers: ["WWW-Authenticate": challenge]))
             }
-            Self.stub(transport, .get, ResourceSignInTests.metadata, .successful([
+            var resourceDocument: FixtureJSON = [
                 "resource": .string(ResourceSignInTests.resource),
                 "authorization_servers": [.string(ResourceSignInTests.issuer)],
                 "scopes_supported": ["files:read", "files:write"],
-            ]))
+            ]
+            if resourceTakesDPoP { resourceDocument["dpop_signing_alg_values_supported"] = ["ES256"] }
+            Self.stub(transport, .get, ResourceSignInTests.metadata, .successful(resourceDocument))
             let issuer = ResourceSignInTests.issuer
             // RFC 8414's document answers; OpenID Connect's, asked for what the first lacks, does not.
             Self.stub(transport, .get, issuer + "/.well-known/openid-configuration", .status(404))
@@ -47,7 +50,7 @@ struct ResourceSignInTests {
                 "issuer": .string(issuer), "token_endpoint": .string(issuer + "/token"),
                 "authorization_endpoint": .string(issuer + "/authorize"),
                 "device_authorization_endpoint": .string(issuer + "/device"),
-                "code_challenge_methods_supported": ["S256"],
+                "code_challenge_methods_supported": ["S256"], "dpop_signing_alg_values_supported": ["ES256"],
             ]))
             let environment = ProtectedResourceDiscovery.Environment(transport: transport, cache: cache,
                                                                      clock: ManualClock(now: Fixtures.epoch))
@@ -188,5 +191,11 @@ struct ResourceSignInTests {
                 try APIConfiguration.validateResource(try #require(URL(string: refused)), on: base)
             }
         }
+    }
+
+    @Test("DPoP left to the provider binds a resource's tokens only where the resource says it takes the proofs too")
+    func dpopOnlyWhereTheResourceTakesIt() async throws {
+        #expect(try await Rig(resourceTakesDPoP: false).server.offersDPoP() == false)
+        #expect(try await Rig(resourceTakesDPoP: true).server.offersDPoP() == true)
     }
 }

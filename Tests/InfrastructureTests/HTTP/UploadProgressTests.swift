@@ -16,7 +16,9 @@ struct UploadProgressTests {
     @Test("an avatar upload reports progress from 0 to the whole body, never backwards, and arrives whole",
           arguments: TransportKind.allCases)
     func reportsProgress(_ kind: TransportKind) async throws {
-        try await withReferenceServer(ReferenceServerConfiguration(seedUsers: 0)) { server in
+        // An hour's tokens: under the whole suite on two cores a 3 MiB upload can outlast the
+        // default minute, and the avatar is then fetched with an expired token.
+        try await withReferenceServer(ReferenceServerConfiguration(seedUsers: 0, accessTokenTTL: .seconds(3600))) { server in
             let transport = kind.make(timeout: 60)
             let kit = try server.riderKit(transport: transport)
             let session = try await kit.login(.referenceDemo)
