@@ -300,6 +300,9 @@ public actor SessionEngine {
     /// - Throws: the insufficient-scope refusal when there is no ``Reauthentication`` or the
     ///   person declines; what the sign-in throws; `RiderError.sessionExpired` when they signed
     ///   in as someone else.
+    /// Whether a ``Reauthentication`` is configured: someone to ask for a step-up.
+    package var asksForStepUp: Bool { reauthentication != nil }
+
     package func stepUp(to scope: String, from failed: Session) async throws -> Session {
         guard let reauthentication else { throw RiderError.insufficientScope(scope) }
         if let (asked, task) = steppingUp, asked == scope { return try await task.value }

@@ -10,7 +10,8 @@ import RiderDomain
 /// At most one step-up per request: a resource that refuses the new session again for a scope
 /// gets its refusal through, as ``RiderError/insufficientScope(_:)`` naming what it asked for —
 /// a resource that keeps asking for more would otherwise keep the person signing in. Without a
-/// ``Reauthentication`` (a script, CI) the refusal goes through at once, saying the same.
+/// ``Reauthentication`` (a script, CI) the `403` itself goes through at once, for the caller to
+/// read (RiderKit's endpoints map it to the same error).
 ///
 /// Around the retries and the session's step, as ``ReauthenticationMiddleware`` is, so the request
 /// is sent again whole. Requests that are not ``RequestOptions/isAuthorized`` pass through.
@@ -28,8 +29,10 @@ package struct StepUpMiddleware: HTTPMiddleware {
                            next: @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> HTTPResponse {
         guard options.isAuthorized else { return try await next(request) }
         let response = try await next(request)
+        // With nobody to ask, the answer goes on as it is: the caller reads the refusal (RiderKit's
+        // endpoints as RiderError.insufficientScope, an MCP transport as its own typed error).
         guard response.status == 403, let wanted = AuthenticationChallenge.insufficientScope(in: response),
-              let scope = wanted.scope, !scope.isEmpty,
+              let scope = wanted.scope, !scope.isEmpty, await sessions.asksForStepUp,
               let current = try? await sessions.standing().session else { return response }
         _ = try await sessions.stepUp(to: scope, from: current)
         let retried = try await next(request)
