@@ -13,7 +13,7 @@ import pathlib
 import sys
 
 MODULES = ["RiderDomain", "RiderApplication", "RiderInfrastructure", "RiderKit", "RiderKitTesting",
-           "RiderURLSession", "RiderReferenceServer", "RiderKitOpenAPI"]
+           "RiderURLSession", "RiderReferenceServer", "RiderKitOpenAPI", "RiderKitMCP"]
 
 
 def lines(folder: pathlib.Path):
