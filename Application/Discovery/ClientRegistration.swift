@@ -178,6 +178,26 @@ package struct ClientRegistration: Sendable {
         return client
     }
 
+    /// The client this program signs in with at `metadata`'s server without registering now:
+    /// configured, a metadata document, or kept from an earlier registration; `nil` when the next
+    /// sign-in would register (for showing, as `rider provider show` does).
+    /// - Throws: `RiderError.storage(_:)` from the store.
+    package func known(for metadata: ProviderMetadata) async throws -> RegisteredClient? {
+        if let clientID = configuration.clientID {
+            return RegisteredClient(issuer: metadata.issuer, clientID: clientID, clientSecret: configuration.clientSecret,
+                                    redirectURIs: configuration.redirectURIs,
+                                    tokenEndpointAuthMethod: configuration.clientSecret == nil ? "none" : "client_secret_basic",
+                                    mayReceiveIDTokens: metadata.endpoints.jwks != nil, origin: .configured)
+        }
+        if let document = configuration.clientIDMetadataURL, metadata.clientIDMetadataDocumentSupported == true {
+            return RegisteredClient(issuer: metadata.issuer, clientID: document.absoluteString,
+                                    redirectURIs: configuration.redirectURIs,
+                                    mayReceiveIDTokens: metadata.endpoints.jwks != nil, origin: .metadataDocument)
+        }
+        guard let kept = try await store.load(issuer: metadata.issuer), isUsable(kept) else { return nil }
+        return kept
+    }
+
     /// Forgets the registration kept for `issuer`, so the next ``client(for:)`` registers again:
     /// for when the server answers `invalid_client` to a client it registered.
     /// - Parameter issuer: the issuer identifier.

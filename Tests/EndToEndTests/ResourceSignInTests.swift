@@ -56,6 +56,9 @@ struct ResourceSignInTests {
             #expect(list.stdout.contains(#""resource":"\#(server.baseURL.absoluteString)"#), "\(list)")
             let show = try await sandbox.rider(["session", "show"], environment: environment)
             #expect(show.stdout.contains("resource"), "\(show)")
+            let shown = try await sandbox.rider(["provider", "show", "--json"], environment: environment)
+            #expect(shown.status == 0 && shown.stdout.contains(#""client_id":"\#(clients[0])""#)
+                && shown.stdout.contains(#""origin":"dynamic""#), "\(shown)")
             // The registration file, the config and every output: no token, code or verifier.
             await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }

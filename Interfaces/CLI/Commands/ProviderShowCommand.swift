@@ -33,7 +33,10 @@ struct ProviderShowCommand: GlobalOptionsCommand {
             offers PKCE with S256. Both documents are printed; with --json: \
             {"protected_resource": {"resource", "metadata_url", "found_at", "status", \
             "challenge", "authorization_servers", "scopes_supported", ...}, \
-            "authorization_server": {as above}}.
+            "authorization_server": {as above}, "client": {"client_id", "origin", "issued_at", \
+            "grant_types", "redirect_uris"} or null, "registration_offered"}: the client rider \
+            signs in with there — configured, a metadata document, or the one it registered \
+            (never a secret).
 
             Examples:
               rider --issuer https://id.example.com provider show
@@ -93,7 +96,10 @@ struct ProviderShowCommand: GlobalOptionsCommand {
         let probe: ProtectedResourceDiscovery.Probe = mcp
             ? .mcpInitialize(clientName: "rider", clientVersion: RequestIdentity.libraryVersion) : .get
         let discovered = try await context.rider.protectedResource(url, probe: probe).discover(reload: reload)
-        let output = ProtectedResourceOutput(discovered, now: context.now)
+        // The client kept there, without registering one just to show it.
+        let client = try await context.rider.authorizationServer.registration?
+            .known(for: discovered.authorizationServer.metadata)
+        let output = ProtectedResourceOutput(discovered, client: client, now: context.now)
         try context.print(json: output, lines: output.lines)
     }
 }

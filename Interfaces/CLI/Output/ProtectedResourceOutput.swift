@@ -31,10 +31,24 @@ struct ProtectedResourceOutput: Encodable, Sendable {
         @Nullable var error: String?
     }
 
+    /// The client rider signs in with there: never its secret.
+    struct Client: Encodable, Sendable {
+        let clientID: String
+        /// `configured`, `metadata-document` or `dynamic` (registered by rider, RFC 7591).
+        let origin: String
+        @Nullable var issuedAt: Date?
+        let grantTypes: [String]
+        let redirectURIs: [String]
+    }
+
     let protectedResource: Resource
     let authorizationServer: ProviderOutput
+    /// `nil` when rider registers at its first sign-in there (or cannot: no registration endpoint).
+    @Nullable var client: Client?
+    /// Whether the authorization server takes registrations (names a registration_endpoint).
+    let registrationOffered: Bool
 
-    init(_ discovered: ProtectedResourceDiscovery.Discovered, now: Date) {
+    init(_ discovered: ProtectedResourceDiscovery.Discovered, client registered: RegisteredClient?, now: Date) {
         let metadata = discovered.metadata
         protectedResource = Resource(
             resource: metadata.resource, metadataURL: discovered.metadataURL.absoluteString,
@@ -45,6 +59,11 @@ struct ProtectedResourceOutput: Encodable, Sendable {
             dpopSigningAlgValuesSupported: metadata.dpopSigningAlgValuesSupported,
             dpopBoundAccessTokensRequired: metadata.dpopBoundAccessTokensRequired, resourceName: metadata.resourceName)
         authorizationServer = ProviderOutput(discovered.authorizationServer, explicit: ProviderEndpoints(), now: now)
+        client = registered.map {
+            Client(clientID: $0.clientID, origin: $0.origin.rawValue, issuedAt: $0.issuedAt, grantTypes: $0.grantTypes,
+                   redirectURIs: $0.redirectURIs)
+        }
+        registrationOffered = discovered.authorizationServer.metadata.registrationEndpoint != nil
     }
 
     var lines: [String] {
@@ -69,5 +88,21 @@ struct ProtectedResourceOutput: Encodable, Sendable {
         if let name = resource.resourceName { rows.append(("name", name)) }
         return ["Protected resource (RFC 9728)"] + HumanFormat.block(rows).map { "  " + $0 }
             + ["", "Authorization server (chosen)"] + authorizationServer.lines.map { "  " + $0 }
+            + ["", "Client"] + HumanFormat.block(clientRows).map { "  " + $0 }
+    }
+
+    private var clientRows: [(String, String)] {
+        guard let client else {
+            return [("client id", registrationOffered ? "none yet: rider registers at the first sign-in (RFC 7591)"
+                        : "none: set client_id (the server takes no registrations)")]
+        }
+        let origin = switch client.origin {
+        case "dynamic": "registered by rider" + (client.issuedAt.map { " on \(HumanFormat.date($0))" } ?? "")
+        case "metadata-document": "its client id metadata document"
+        default: "configured"
+        }
+        return [("client id", client.clientID), ("from", origin),
+                ("grant types", client.grantTypes.isEmpty ? "-" : client.grantTypes.joined(separator: " ")),
+                ("redirect URIs", client.redirectURIs.joined(separator: " "))]
     }
 }

@@ -37,7 +37,7 @@ struct ProtectedResourceOutputTests {
 
     @Test("the human lines escape every control character the servers sent, and name both documents")
     func humanLines() throws {
-        let lines = ProtectedResourceOutput(try discovered(), now: Date()).lines
+        let lines = ProtectedResourceOutput(try discovered(), client: nil, now: Date()).lines
         #expect(!lines.contains { $0.unicodeScalars.contains(where: TerminalSafeText.needsEscaping) }, "\(lines)")
         #expect(lines.contains { $0.contains(#"Files\e]0;PWNED\a\rFAKE"#) }, "\(lines)")
         #expect(lines.contains { $0.contains(#"scope=a\e[31m"#) }, "\(lines)")
@@ -47,12 +47,26 @@ struct ProtectedResourceOutputTests {
 
     @Test("--json carries the exact text under protected_resource and authorization_server")
     func json() throws {
-        let text = try #require(JSONOutput.string(ProtectedResourceOutput(try discovered(), now: Date())))
+        let text = try #require(JSONOutput.string(ProtectedResourceOutput(try discovered(), client: nil, now: Date())))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let resource = try #require(object["protected_resource"] as? [String: Any])
         #expect(resource["resource_name"] as? String == Self.hostile)
         #expect(resource["found_at"] as? String == "challenge")
         #expect((resource["challenge"] as? [String: Any])?["scope"] as? String == "a\u{1B}[31m")
         #expect((object["authorization_server"] as? [String: Any])?["issuer"] as? String == "https://id.example.test")
+    }
+
+    @Test("the client rider signs in with is shown, never its secret; none yet says rider registers at the first sign-in")
+    func client() throws {
+        let registered = RegisteredClient(issuer: "https://id.example.test", clientID: "dyn-1", clientSecret: "s3cret",
+                                          issuedAt: Date(timeIntervalSince1970: 0), grantTypes: ["authorization_code"],
+                                          redirectURIs: ["http://127.0.0.1/callback"], tokenEndpointAuthMethod: "none",
+                                          mayReceiveIDTokens: true, origin: .dynamic)
+        let output = ProtectedResourceOutput(try discovered(), client: registered, now: Date())
+        let text = try #require(JSONOutput.string(output))
+        #expect(text.contains(#""client_id":"dyn-1""#) && text.contains(#""origin":"dynamic""#) && !text.contains("s3cret"))
+        #expect(output.lines.contains { $0.contains("registered by rider") } && !output.lines.joined().contains("s3cret"))
+        let none = ProtectedResourceOutput(try discovered(), client: nil, now: Date()).lines
+        #expect(none.contains { $0.contains("none") }, "\(none)")
     }
 }
