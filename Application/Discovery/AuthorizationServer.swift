@@ -78,17 +78,23 @@ package struct AuthorizationServer: Sendable {
 
     /// ``resolvedConfiguration()`` as a new sign-in asks with it: where no scope is configured,
     /// the scope the protected resource asks for (``ProtectedResourceAuthority/scope()``), with
-    /// `openid` before it when the registered client may receive id_tokens and the provider
-    /// names the scope — so the account is named by its id_token. Refreshes ask for no scope
+    /// `openid` before it when the provider names that scope and the client may receive id_tokens
+    /// (a registered client as registered; a configured one where the provider publishes signing
+    /// keys) — so the account is named by its id_token, a resource having no account endpoint. Refreshes ask for no scope
     /// of their own: they keep the grant's (RFC 6749 §6).
     /// - Throws: what ``resolvedConfiguration()`` and resource discovery throw.
     package func signInConfiguration() async throws -> APIConfiguration {
         var resolved = try await resolvedConfiguration()
         if resolved.scope == nil, let resourceAuthority {
             resolved.scope = try await resourceAuthority.scope()
-            if try await registeredClient()?.mayReceiveIDTokens == true, !resolved.requestsOpenID,
-               try await provider()?.metadata().metadata.scopesSupported?.contains("openid") == true {
-                resolved.scope = Self.union(["openid"], resolved.scope)
+            if !resolved.requestsOpenID, let metadata = try await provider()?.metadata().metadata,
+               metadata.scopesSupported?.contains("openid") == true {
+                // A configured client of an OpenID provider (one with signing keys) may get an
+                // id_token too; a registered one as its registration says.
+                let registered = try await registeredClient()
+                if registered?.mayReceiveIDTokens ?? (configuration.clientID != nil && metadata.endpoints.jwks != nil) {
+                    resolved.scope = Self.union(["openid"], resolved.scope)
+                }
             }
         }
         if let stepUp = Self.stepUpScope { resolved.scope = Self.union(resolved.scope, stepUp) }

@@ -24,7 +24,7 @@ struct ResourceSignInTests {
         /// A resource that challenges with `scope`, naming the issuer; the issuer's RFC 8414
         /// metadata; and a configuration naming the resource (no issuer, no scope).
         init(scope: String? = "files:read", cache: MemoryMetadataCache = MemoryMetadataCache(),
-             resourceAnswers: Bool = true, resourceTakesDPoP: Bool = false,
+             resourceAnswers: Bool = true, resourceTakesDPoP: Bool = false, openIDProvider: Bool = false,
              first: (StubTransport) -> Void = { _ in }) throws {
             self.cache = cache
             first(transport)
@@ -44,14 +44,19 @@ struct ResourceSignInTests {
             if resourceTakesDPoP { resourceDocument["dpop_signing_alg_values_supported"] = ["ES256"] }
             Self.stub(transport, .get, ResourceSignInTests.metadata, .successful(resourceDocument))
             let issuer = ResourceSignInTests.issuer
-            // RFC 8414's document answers; OpenID Connect's, asked for what the first lacks, does not.
-            Self.stub(transport, .get, issuer + "/.well-known/openid-configuration", .status(404))
-            Self.stub(transport, .get, issuer + "/.well-known/oauth-authorization-server", .successful([
+            var serverDocument: FixtureJSON = [
                 "issuer": .string(issuer), "token_endpoint": .string(issuer + "/token"),
                 "authorization_endpoint": .string(issuer + "/authorize"),
                 "device_authorization_endpoint": .string(issuer + "/device"),
                 "code_challenge_methods_supported": ["S256"], "dpop_signing_alg_values_supported": ["ES256"],
-            ]))
+            ]
+            if openIDProvider {
+                serverDocument["scopes_supported"] = ["openid", "files:read"]
+                serverDocument["jwks_uri"] = .string(issuer + "/jwks")
+            }
+            // RFC 8414's document answers; OpenID Connect's, asked for what the first lacks, does not.
+            Self.stub(transport, .get, issuer + "/.well-known/openid-configuration", .status(404))
+            Self.stub(transport, .get, issuer + "/.well-known/oauth-authorization-server", .successful(serverDocument))
             let environment = ProtectedResourceDiscovery.Environment(transport: transport, cache: cache,
                                                                      clock: ManualClock(now: Fixtures.epoch))
             let discovery = ProtectedResourceDiscovery(
@@ -197,5 +202,11 @@ struct ResourceSignInTests {
     func dpopOnlyWhereTheResourceTakesIt() async throws {
         #expect(try await Rig(resourceTakesDPoP: false).server.offersDPoP() == false)
         #expect(try await Rig(resourceTakesDPoP: true).server.offersDPoP() == true)
+    }
+
+    @Test("a configured client of an OpenID provider asks for openid with the resource's scope, so its id_token names the account")
+    func openIDForAConfiguredClient() async throws {
+        #expect(try await Rig(openIDProvider: true).server.signInConfiguration().scope == "openid files:read")
+        #expect(try await Rig(openIDProvider: false).server.signInConfiguration().scope == "files:read")
     }
 }
