@@ -80,8 +80,9 @@ package struct AuthorizationServer: Sendable {
     /// the scope the protected resource asks for (``ProtectedResourceAuthority/scope()``), with
     /// `openid` before it when the provider names that scope and the client may receive id_tokens
     /// (a registered client as registered; a configured one where the provider publishes signing
-    /// keys) — so the account is named by its id_token, a resource having no account endpoint. Refreshes ask for no scope
-    /// of their own: they keep the grant's (RFC 6749 §6).
+    /// keys) — so the account is named by its id_token, a resource having no account endpoint —
+    /// and a step-up's scope (``stepUpScope``) added. Refreshes ask for no scope of their own:
+    /// they keep the grant's (RFC 6749 §6).
     /// - Throws: what ``resolvedConfiguration()`` and resource discovery throw.
     package func signInConfiguration() async throws -> APIConfiguration {
         var resolved = try await resolvedConfiguration()
