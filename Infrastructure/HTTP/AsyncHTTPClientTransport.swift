@@ -122,25 +122,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             redirectConfiguration: .disallow,
             timeout: .init(connect: min(timeout, .seconds(10)), read: timeout),
             connectionPool: pool,
-            proxy: proxy(route),
+            proxy: route.asyncHTTPClientProxy,
             decompression: .disabled)
         client.httpVersion = .automatic
         // RiderKit makes the request's span itself (its route template, attempts and status, never
         // the URL's query); AsyncHTTPClient's own would repeat it per attempt with the full URL.
         client.tracing.tracer = nil
         return client
-    }
-
-    private static func proxy(_ route: ProxyEnvironment.Route) -> HTTPClient.Configuration.Proxy? {
-        switch route {
-        case .direct:
-            return nil
-        case .http(let host, let port, let username, let password):
-            let authorization = username.map { HTTPClient.Authorization.basic(username: $0, password: password ?? "") }
-            return .server(host: host, port: port, authorization: authorization)
-        case .socks5(let host, let port):
-            return .socksServer(host: host, port: port)
-        }
     }
 
     /// A `TimeAmount` for a number of seconds from configuration, kept finite and positive.
@@ -320,4 +308,20 @@ extension HTTPClientError {
     /// the offending header values — which may be secrets, so never shown) are recognised by name.
     fileprivate var isUnsupportedScheme: Bool { String(describing: self).contains("unsupportedScheme") }
     fileprivate var isInvalidHeader: Bool { String(describing: self).contains("invalidHeaderField") }
+}
+
+extension ProxyEnvironment.Route {
+    /// The route as AsyncHTTPClient's proxy setting (`nil`: direct), for every client RiderKit
+    /// builds on it (this transport, RiderKitMCP's streaming one).
+    package var asyncHTTPClientProxy: HTTPClient.Configuration.Proxy? {
+        switch self {
+        case .direct:
+            return nil
+        case .http(let host, let port, let username, let password):
+            let authorization = username.map { HTTPClient.Authorization.basic(username: $0, password: password ?? "") }
+            return .server(host: host, port: port, authorization: authorization)
+        case .socks5(let host, let port):
+            return .socksServer(host: host, port: port)
+        }
+    }
 }

@@ -106,7 +106,7 @@ public actor StreamableHTTPTransport: Transport {
             timeout: .init(connect: .seconds(max(1, configuration.connectTimeout.components.seconds)), read: nil),
             decompression: .disabled)
         clientConfiguration.tracing.tracer = nil
-        clientConfiguration.proxy = Self.proxy(configuration.proxies.route(for: endpoint))
+        clientConfiguration.proxy = configuration.proxies.route(for: endpoint).asyncHTTPClientProxy
         proxyProblem = configuration.proxies.problem
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
         (messages, messageContinuation) = AsyncThrowingStream.makeStream()
@@ -407,18 +407,6 @@ public actor StreamableHTTPTransport: Transport {
     }
 
     // MARK: Helpers
-
-    private static func proxy(_ route: ProxyEnvironment.Route) -> HTTPClient.Configuration.Proxy? {
-        switch route {
-        case .direct:
-            return nil
-        case .http(let host, let port, let username, let password):
-            let authorization = username.map { HTTPClient.Authorization.basic(username: $0, password: password ?? "") }
-            return .server(host: host, port: port, authorization: authorization)
-        case .socks5(let host, let port):
-            return .socksServer(host: host, port: port)
-        }
-    }
 
     private static func mediaType(of response: HTTPResponse) -> String? {
         response.headers["Content-Type"]?.split(separator: ";").first
