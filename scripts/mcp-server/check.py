@@ -118,22 +118,7 @@ def sign_in(issuer, issuer_metadata, client_id, scope, resource):
         query["resource"] = resource
     authorization = issuer_metadata["authorization_endpoint"] + "?" + urllib.parse.urlencode(query)
 
-    status, _, text = send("POST", base + "/api/auth/", body={"username": USERNAME, "password": PASSWORD})
-    if status != 200:
-        raise Failure(f"the password sign-in answered {status}")
-    status, _, text = send("PUT", f"{base}/api/auth/grant/{urllib.parse.quote(client_id)}", body={"scope": scope})
-    if status != 200:
-        raise Failure(f"the consent answered {status}: {text[:300]!r}")
-    status, headers, _ = send("GET", authorization)
-    location = headers.get("Location", "")
-    if status in range(300, 400) and "login.html" in location:
-        callback = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query)).get("callback_url")
-        if not callback:
-            raise Failure(f"the login page named no callback_url: {location}")
-        status, headers, _ = send("GET", callback + "&g_continue")
-        location = headers.get("Location", "")
-    if status not in range(300, 400) or not location.startswith(REDIRECT_URI):
-        raise Failure(f"the authorization request answered {status}, not a redirect to the client: {location[:200]}")
+    location = approve(base, client_id, scope, authorization, REDIRECT_URI, "the client")
     answer = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
     if answer.get("state") != state or not answer.get("code"):
         raise Failure(f"the redirect carried no code for this request: {sorted(answer)} {answer.get('error_description')}")
@@ -148,20 +133,14 @@ def sign_in(issuer, issuer_metadata, client_id, scope, resource):
     return json.loads(text)
 
 
-def play_person(start):
-    """The person's part of someone else's sign-in, from the URL a program handed its browser."""
-    status, headers, _ = send("GET", start)
-    authorization = headers.get("Location", "") if status in range(300, 400) else start
-    parts = urllib.parse.urlsplit(authorization)
-    query = dict(urllib.parse.parse_qsl(parts.query))
-    if not query.get("client_id") or not query.get("redirect_uri"):
-        raise Failure(f"not an authorization request: {parts.scheme}://{parts.netloc}{parts.path}")
-    base = f"{parts.scheme}://{parts.netloc}"
+def approve(base, client_id, scope, authorization, redirect_uri, whose):
+    """The person at Glewlwyd (`base`): signs in with the password, grants `client_id` the scope,
+    and follows the authorization request (through the login page when Glewlwyd shows it) to the
+    redirect it answers with, which must go to `redirect_uri` (`whose` names it in a failure)."""
     status, _, _ = send("POST", base + "/api/auth/", body={"username": USERNAME, "password": PASSWORD})
     if status != 200:
         raise Failure(f"the password sign-in answered {status}")
-    scope = query.get("scope", "openid")
-    status, _, text = send("PUT", f"{base}/api/auth/grant/{urllib.parse.quote(query['client_id'])}", body={"scope": scope})
+    status, _, text = send("PUT", f"{base}/api/auth/grant/{urllib.parse.quote(client_id)}", body={"scope": scope})
     if status != 200:
         raise Failure(f"the consent answered {status}: {text[:300]!r}")
     status, headers, _ = send("GET", authorization)
@@ -172,8 +151,22 @@ def play_person(start):
             raise Failure(f"the login page named no callback_url: {location}")
         status, headers, _ = send("GET", callback + "&g_continue")
         location = headers.get("Location", "")
-    if status not in range(300, 400) or not location.startswith(query["redirect_uri"]):
-        raise Failure(f"the authorization request answered {status}, not a redirect to the program: {location[:200]}")
+    if status not in range(300, 400) or not location.startswith(redirect_uri):
+        raise Failure(f"the authorization request answered {status}, not a redirect to {whose}: {location[:200]}")
+    return location
+
+
+def play_person(start):
+    """The person's part of someone else's sign-in, from the URL a program handed its browser."""
+    status, headers, _ = send("GET", start)
+    authorization = headers.get("Location", "") if status in range(300, 400) else start
+    parts = urllib.parse.urlsplit(authorization)
+    query = dict(urllib.parse.parse_qsl(parts.query))
+    if not query.get("client_id") or not query.get("redirect_uri"):
+        raise Failure(f"not an authorization request: {parts.scheme}://{parts.netloc}{parts.path}")
+    base = f"{parts.scheme}://{parts.netloc}"
+    location = approve(base, query["client_id"], query.get("scope", "openid"), authorization,
+                       query["redirect_uri"], "the program")
     status, _, _ = send("GET", location)
     print(f"mcp check: person: the program answered its redirect with {status}", file=sys.stderr)
 
