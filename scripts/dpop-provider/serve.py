@@ -15,10 +15,13 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
+
+sys.dont_write_bytecode = True  # nothing of scripts/ is compiled into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from orphan_guard import stop_when_orphaned  # noqa: E402
 
 GLEWLWYD = "/usr/bin/glewlwyd"
 SCHEMA = "/usr/share/dbconfig-common/data/glewlwyd/install/sqlite3"
@@ -220,21 +223,6 @@ def seed(base, issuer, redirects):
             "authorization_type": ["code", "refresh_token"], "redirect_uri": redirects, "scope": []})
 
 
-def _stops_when_orphaned():
-    """SIGTERM to this process once its parent is gone (a test run killed outright never sends
-    one), so nothing is left running after it. Polls getppid: PR_SET_PDEATHSIG would fire when the
-    parent's spawning thread ends, which in a thread-pooled parent is not the parent ending."""
-    parent = os.getppid()
-
-    def watch():
-        while True:
-            time.sleep(1)
-            if os.getppid() != parent:
-                os.kill(os.getpid(), signal.SIGTERM)  # again each second until it is heard
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def _dies_with_parent():
     """Glewlwyd gets SIGTERM when this process dies, however it dies (prctl PR_SET_PDEATHSIG)."""
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
@@ -246,7 +234,7 @@ def main():
     # wait until the parent gave up and sent SIGKILL.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
     run_dir, port = os.environ["DPOP_RUN_DIR"], int(os.environ["DPOP_PORT"])
-    _stops_when_orphaned()
+    stop_when_orphaned()
     redirects = sys.argv[1:]
     base = f"http://127.0.0.1:{port}"
     issuer = f"{base}/api/{PLUGIN}"

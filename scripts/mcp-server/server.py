@@ -28,10 +28,12 @@ import logging
 import os
 import signal
 import sys
-import threading
-import time
 import urllib.request
 from importlib.metadata import version
+
+sys.dont_write_bytecode = True  # nothing of scripts/ is compiled into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from orphan_guard import stop_when_orphaned  # noqa: E402
 
 import anyio
 import jwt
@@ -134,21 +136,6 @@ async def serve(port: int, issuer: str) -> None:
     announcer.cancel()
 
 
-def _stops_when_orphaned():
-    """SIGTERM to this process once its parent is gone (a test run killed outright never sends
-    one), so nothing is left running after it. Polls getppid: PR_SET_PDEATHSIG would fire when the
-    parent's spawning thread ends, which in a thread-pooled parent is not the parent ending."""
-    parent = os.getppid()
-
-    def watch():
-        while True:
-            time.sleep(1)
-            if os.getppid() != parent:
-                os.kill(os.getpid(), signal.SIGTERM)  # again each second until it is heard
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
@@ -162,7 +149,7 @@ def main():
     # A parent may have started this process with them blocked (Foundation's Process passes its
     # own blocked signals on): then SIGTERM would wait until the parent gave up and sent SIGKILL.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
-    _stops_when_orphaned()
+    stop_when_orphaned()
     asyncio.run(serve(arguments.port, arguments.issuer))
 
 
