@@ -67,8 +67,13 @@ package struct AuthorizationServer: Sendable {
     ///   `RiderError.invalidConfiguration(_:)` when neither the metadata nor the configuration
     ///   names a token endpoint.
     package func resolvedConfiguration() async throws -> APIConfiguration {
+        try await resolved(with: try await registeredClient())
+    }
+
+    /// The endpoints resolved, and `client`'s identity where one was registered.
+    private func resolved(with client: RegisteredClient?) async throws -> APIConfiguration {
         var resolved = try await resolvedEndpoints()
-        if let client = try await registeredClient() {
+        if let client {
             resolved.clientID = client.clientID
             resolved.clientSecret = client.clientSecret
             resolved.clientAuthentication = client.clientAuthentication
@@ -85,14 +90,14 @@ package struct AuthorizationServer: Sendable {
     /// they keep the grant's (RFC 6749 §6).
     /// - Throws: what ``resolvedConfiguration()`` and resource discovery throw.
     package func signInConfiguration() async throws -> APIConfiguration {
-        var resolved = try await resolvedConfiguration()
+        let registered = try await registeredClient()
+        var resolved = try await resolved(with: registered)
         if resolved.scope == nil, let resourceAuthority {
             resolved.scope = try await resourceAuthority.scope()
             if !resolved.requestsOpenID, let metadata = try await provider()?.metadata().metadata,
                metadata.scopesSupported?.contains("openid") == true {
                 // A configured client of an OpenID provider (one with signing keys) may get an
                 // id_token too; a registered one as its registration says.
-                let registered = try await registeredClient()
                 if registered?.mayReceiveIDTokens ?? (configuration.clientID != nil && metadata.endpoints.jwks != nil) {
                     resolved.scope = Self.union(["openid"], resolved.scope)
                 }

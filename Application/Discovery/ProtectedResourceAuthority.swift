@@ -54,16 +54,19 @@ package actor ProtectedResourceAuthority {
         if let learning {
             task = learning
         } else {
-            let discovery = discovery
-            task = Task { try await discovery.discover() }
+            let (discovery, cache, resource) = (discovery, environment.cache, resource)
+            task = Task {
+                let learnt = try await discovery.discover()
+                // Kept for later processes, once per discovery; losing it only costs them a request
+                // to the resource.
+                try? await cache.saveIssuer(learnt.provider.configuration.issuer.absoluteString,
+                                            ofResource: resource.absoluteString)
+                return learnt
+            }
             learning = task
         }
         do {
-            let learnt = try await task.value
-            // Kept for later processes; losing it only costs them a request to the resource.
-            try? await environment.cache.saveIssuer(learnt.provider.configuration.issuer.absoluteString,
-                                                    ofResource: resource.absoluteString)
-            return learnt
+            return try await task.value
         } catch {
             // Only the failed attempt is forgotten: another caller may have started anew meanwhile.
             if learning == task { learning = nil }
