@@ -19,22 +19,43 @@ enum SecretServiceClient {
     ///
     /// Needed because with a missing collection lookup and clear report "no item" without any
     /// error, and on a locked one libsecret's lookup asks for it to be unlocked (a prompt).
-    static func probe(_ cancellable: KeyringCall.Cancellable) throws(VaultError) -> Probe {
-        let service = try connect(cancellable)
-        defer { g_object_unref(UnsafeMutableRawPointer(service)) }
-        return try probe(service, cancellable)
+    static func probe(timeout: Duration, _ cancellable: KeyringCall.Cancellable) throws(VaultError) -> Probe {
+        let bus = try SecretServiceBus.connection(cancellable)
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        return try SecretServiceBus.probe(bus, timeout: timeout, cancellable)
     }
 
     /// The probe, then, when the default collection is unlocked, the secret of the first item
-    /// matching `attributes` (`nil` when none does), over one connection to the service.
+    /// matching `attributes` (`nil` when none does).
+    ///
     /// A locked collection is reported by the probe and not searched: libsecret's lookup would
-    /// ask for it to be unlocked (a prompt), where RiderKit says it is locked instead.
-    static func read(_ attributes: [String: String],
-                     _ cancellable: KeyringCall.Cancellable) throws(VaultError) -> (probe: Probe, secret: String?) {
+    /// ask for it to be unlocked (a prompt), where RiderKit says it is locked instead. The read
+    /// goes over the bus in a `plain` session (``SecretServiceBus``), without libsecret's key
+    /// exchange; what that read leaves to libsecret (only locked matches, `plain` refused) is
+    /// read by libsecret's lookup, as before.
+    static func read(_ attributes: [String: String], timeout: Duration,
+                     _ cancellable: KeyringCall.Cancellable) throws(VaultError)
+        -> (probe: Probe, secret: String?, route: SecretServiceReadRoute) {
+        let bus = try SecretServiceBus.connection(cancellable)
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        let found = try SecretServiceBus.probe(bus, timeout: timeout, cancellable)
+        guard !found.locked else { return (found, nil, .bus(session: nil)) }
+        switch try SecretServiceBus.read(bus, attributes: attributes, timeout: timeout, cancellable) {
+        case .secret(let secret):
+            return (found, secret, .bus(session: "plain"))
+        case .none:
+            return (found, nil, .bus(session: nil))
+        case .needsLibsecret(let reason):
+            return (found, try lookup(attributes, cancellable), .libsecret(reason: reason))
+        }
+    }
+
+    /// libsecret's lookup: the secret of the first item matching `attributes`, unlocking (a
+    /// prompt) when every match is locked; it opens its Diffie-Hellman session for the secret.
+    static func lookup(_ attributes: [String: String],
+                       _ cancellable: KeyringCall.Cancellable) throws(VaultError) -> String? {
         let service = try connect(cancellable)
         defer { g_object_unref(UnsafeMutableRawPointer(service)) }
-        let found = try probe(service, cancellable)
-        guard !found.locked else { return (found, nil) }
         let schema = makeSchema()
         defer { secret_schema_unref(schema) }
         let table = makeTable(attributes)
@@ -45,12 +66,12 @@ enum SecretServiceClient {
             if let value { secret_value_unref(UnsafeMutableRawPointer(value)) }
             throw .unavailable(reason: "the keyring lookup failed (\(take(error, or: "")))")
         }
-        guard let value else { return (found, nil) }
+        guard let value else { return nil }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
         guard let text = secret_value_get_text(value) else {
             throw .unreadableSecret(detail: "it is not text")
         }
-        return (found, String(cString: text))
+        return String(cString: text)
     }
 
     static func connect(_ cancellable: KeyringCall.Cancellable) throws(VaultError)
@@ -62,93 +83,14 @@ enum SecretServiceClient {
         return service
     }
 
-    /// Two D-Bus calls — the `default` alias, then the collection's properties — rather than
-    /// libsecret's `SecretCollection`, whose proxy costs six more round trips to set up and
-    /// tear down (match rules, name owner, properties): a third of what `rider whoami` said to
-    /// the keyring (docs/performance.md).
+    /// The probe on the connection of libsecret's service proxy (``SecretServiceDiagnosis``).
     static func probe(_ service: UnsafeMutablePointer<SecretService>,
-                              _ cancellable: KeyringCall.Cancellable) throws(VaultError) -> Probe {
-        let path: String
-        do {
-            let reply = try call(service, path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
-                                 method: "ReadAlias", "default", cancellable)
-            defer { g_variant_unref(reply) }
-            guard let alias = child(reply) else { throw GLibFailure(message: "no answer") }
-            defer { g_variant_unref(alias) }
-            path = string(alias) ?? "/"
-        } catch {
-            throw .unavailable(reason: "the default keyring cannot be opened (\(error))")
-        }
-        guard path != "/" else {
-            throw .unavailable(reason: "the Secret Service has no default keyring (no `login` collection is set up)")
-        }
-        let properties: OpaquePointer
-        do {
-            let reply = try call(service, path: path, interface: "org.freedesktop.DBus.Properties", method: "GetAll",
-                                 "org.freedesktop.Secret.Collection", cancellable)
-            defer { g_variant_unref(reply) }
-            guard let all = child(reply) else { throw GLibFailure(message: "no properties") }
-            properties = all
-        } catch {
-            throw .unavailable(reason: "the default keyring cannot be opened (\(error))")
-        }
-        defer { g_variant_unref(properties) }
-        let locked = value(of: "Locked", in: properties)
-        defer { if let locked { g_variant_unref(locked) } }
-        let label = value(of: "Label", in: properties)
-        defer { if let label { g_variant_unref(label) } }
-        let isLocked = locked.map { String(cString: g_variant_get_type_string($0)) == "b" && g_variant_get_boolean($0) != 0 }
-        // The label, or the object path when it is empty: a KeePassXC database made by
-        // `keepassxc-cli` has no name, and `its keyring ""` names nothing.
-        let name = label.flatMap(string).flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
-        // A provider that does not say is taken as unlocked, as libsecret's collection took it.
-        return Probe(collectionLabel: name ?? path, locked: isLocked ?? false)
-    }
-
-    /// Calls `method` with one string argument on the service's connection; the reply is the
-    /// caller's to unref.
-    private static func call(_ service: UnsafeMutablePointer<SecretService>, path: String, interface: String,
-                             method: String, _ argument: String,
-                             _ cancellable: KeyringCall.Cancellable) throws(GLibFailure) -> OpaquePointer {
+                      _ cancellable: KeyringCall.Cancellable) throws(VaultError) -> Probe {
         let proxy = UnsafeMutableRawPointer(service).assumingMemoryBound(to: GDBusProxy.self)
-        guard let connection = g_dbus_proxy_get_connection(proxy), let name = g_dbus_proxy_get_name(proxy) else {
-            throw GLibFailure(message: "not connected")
+        guard let connection = g_dbus_proxy_get_connection(proxy) else {
+            throw .unavailable(reason: "the default keyring cannot be opened (not connected)")
         }
-        // Floating references: the tuple takes the string, the call takes the tuple.
-        var arguments: [OpaquePointer?] = [g_variant_new_string(argument)]
-        let parameters = g_variant_new_tuple(&arguments, 1)
-        var error: UnsafeMutablePointer<GError>?
-        let reply = g_dbus_connection_call_sync(connection, name, path, interface, method, parameters, nil,
-                                                G_DBUS_CALL_FLAGS_NONE, -1, cancellable, &error)
-        if let error {
-            if let reply { g_variant_unref(reply) }
-            throw GLibFailure(message: take(error, or: "no answer"))
-        }
-        guard let reply else { throw GLibFailure(message: "no answer") }
-        return reply
-    }
-
-    /// A GLib call's failure, as its message.
-    private struct GLibFailure: Error, CustomStringConvertible {
-        let message: String
-        var description: String { message }
-    }
-
-    /// The first child of a reply tuple (a new reference), or `nil` when it has none.
-    private static func child(_ tuple: OpaquePointer) -> OpaquePointer? {
-        g_variant_n_children(tuple) > 0 ? g_variant_get_child_value(tuple, 0) : nil
-    }
-
-    /// The value of `key` in an `a{sv}` dictionary (a new reference), or `nil`.
-    private static func value(of key: String, in dictionary: OpaquePointer) -> OpaquePointer? {
-        g_variant_lookup_value(dictionary, key, nil)
-    }
-
-    /// The text of a string or object-path variant, or `nil` for any other type.
-    private static func string(_ variant: OpaquePointer) -> String? {
-        let type = String(cString: g_variant_get_type_string(variant))
-        guard type == "s" || type == "o", let text = g_variant_get_string(variant, nil) else { return nil }
-        return String(cString: text)
+        return try SecretServiceBus.probe(connection, timeout: nil, cancellable)
     }
 
     /// Writes `secret` to the item(s) with these attributes, or creates one in the default

@@ -12,7 +12,9 @@ import RiderDomain
 ///
 /// Every call runs off the cooperative pool and is cancelled after ``timeout``; each operation
 /// first checks that the default collection exists and is unlocked, because libsecret otherwise
-/// reports a missing keyring as "no such item".
+/// reports a missing keyring as "no such item". Reads go over the bus in a `plain` Secret Service
+/// session, without libsecret's Diffie-Hellman key exchange (``SecretServiceBus``); writes go
+/// through libsecret.
 public actor SecretServiceTokenVault: TokenVault {
     /// The API origin, stored as the `service` attribute.
     package nonisolated let service: String
@@ -24,6 +26,9 @@ public actor SecretServiceTokenVault: TokenVault {
     package nonisolated let account: String?
     /// How long any keyring call may take before it is cancelled.
     package nonisolated let timeout: Duration
+    /// How the last read that reached the keyring got its answer: over the bus in a `plain`
+    /// session, or through libsecret (and its key exchange) and why. For tests and benchmarks.
+    package private(set) var lastReadRoute: SecretServiceReadRoute?
 
     /// - Parameters:
     ///   - service: the API origin, e.g. `https://api.example.com`.
@@ -60,8 +65,9 @@ public actor SecretServiceTokenVault: TokenVault {
     /// - Returns: the default collection's label.
     /// - Throws: ``VaultError/unavailable(reason:)`` or ``VaultError/timedOut(after:)``.
     package func checkAvailable() async throws(VaultError) -> String {
+        let timeout = timeout
         let probe = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
-            try SecretServiceClient.probe(cancellable)
+            try SecretServiceClient.probe(timeout: timeout, cancellable)
         }
         return try Self.unlocked(probe)
     }
@@ -90,9 +96,11 @@ public actor SecretServiceTokenVault: TokenVault {
     /// - Throws: ``VaultError``; a foreign or damaged secret is ``VaultError/unreadableSecret(detail:)``.
     package func load() async throws(VaultError) -> (session: Session, account: String)? {
         let attributes = baseAttributes
+        let timeout = timeout
         let read = try await KeyringCall.run(timeout: timeout) { cancellable throws(VaultError) in
-            try SecretServiceClient.read(attributes, cancellable)
+            try SecretServiceClient.read(attributes, timeout: timeout, cancellable)
         }
+        lastReadRoute = read.route
         _ = try Self.unlocked(read.probe)
         guard let secret = read.secret else { return nil }
         let serialized = try KeyringSecretEncoding.decode(secret)
