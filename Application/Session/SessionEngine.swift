@@ -35,6 +35,10 @@ public actor SessionEngine {
     /// Performs each refresh's I/O under the cross-process lock.
     private let refresher: SessionRefresh
     private let refreshLeeway: TimeInterval
+    /// This engine's share of the leeway not used (0 up to 0.5): see ``SessionMachine/needsRefresh(_:at:leeway:jitter:)``.
+    private nonisolated let refreshJitter: Double
+    /// The refresh requests start when the token enters the leeway, and do not wait for.
+    private nonisolated let refreshAhead = RefreshAhead()
     private let browser: (userAgent: (any ExternalUserAgent)?, cryptography: (any SignInCryptography)?)
     /// The clock every decision about expiry and backoff is made with.
     package nonisolated let clock: any Clock
@@ -50,8 +54,11 @@ public actor SessionEngine {
     ///   - idTokenVerifier: checks id_tokens' signatures (OpenID Connect); without one they are not read.
     ///   - userAgent, cryptography, dpopKeys: what a browser sign-in (run by a re-authentication
     ///     too) presents with, and what binds tokens to a key (DPoP); without keys no sign-in does.
+    ///   - refreshJitter: how much of the leeway this engine leaves unused (0 up to 0.5), so
+    ///     instances of one account refresh at different moments; none unless told (tests move
+    ///     the clock to the leeway's edge), RiderKit draws one per instance.
     package init(configuration: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
-                 clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(),
+                 clock: any Clock, lock: any RefreshLock = InProcessRefreshLock(), refreshJitter: Double = 0,
                  metrics: any MetricsRecorder = NoMetrics(), reauthentication: Reauthentication? = nil,
                  authorizationServer: AuthorizationServer? = nil,
                  idTokenVerifier: (any IDTokenSignatureVerifier)? = nil,
@@ -64,6 +71,7 @@ public actor SessionEngine {
                                        dpopKeys: dpopKeys)
         self.reauthentication = reauthentication
         refreshLeeway = configuration.refreshLeeway
+        self.refreshJitter = refreshJitter
         apiBaseURL = configuration.baseURL
         let vault = tracer is NoSpanTracer ? vault : TracingTokenVault(base: vault, tracer: tracer)
         self.vault = vault
@@ -158,25 +166,75 @@ public actor SessionEngine {
         machine.forgetExpiry()
     }
 
-    /// A session whose access token is not known to expire within the leeway, refreshing first
-    /// when it would.
+    /// The session to send a request with: its access token has not expired. Inside the leeway
+    /// the token is handed out as it is, and one refresh runs beside the requests (see
+    /// ``RefreshAhead``); only a token that has expired waits for the refresh.
     /// - Throws: `RiderError.notSignedIn`, `RiderError.sessionExpired` (also for every call after
-    ///   that, until the next sign-in or sign-out), or a transient error when a needed refresh
-    ///   failed and the old token has certainly expired.
+    ///   that, until the next sign-in or sign-out), or the error of the refresh an expired token
+    ///   waited for.
     package nonisolated func validSession() async throws -> Session {
-        if let current = publication.session,
-           !SessionMachine.needsRefresh(current, at: clock.now, leeway: refreshLeeway) { return current }
-        return try await validSessionOnActor()
+        if let current = publication.session {
+            let now = clock.now
+            if !isDue(current, at: now) { return current }
+            if !current.isExpired(at: now) {
+                startRefreshAhead(at: now)
+                return current
+            }
+        }
+        return try await validSessionOnActor(waiting: false)
     }
 
-    private func validSessionOnActor() async throws -> Session {
+    /// A session whose access token is not due for a refresh, renewing it first when it is: for
+    /// handing the token out of the process (`rider session token`), where nothing renews it
+    /// after a 401.
+    /// - Throws: as ``validSession()``; a failed renewal of a token that has not expired yet
+    ///   hands that token out instead.
+    package func freshSession() async throws -> Session {
+        try await validSessionOnActor(waiting: true)
+    }
+
+    /// Returns when the refresh requests started ahead of expiry has ended: called before the
+    /// program exits, so a refresh the server has answered is not cut off before it is stored.
+    package nonisolated func finishRefreshing() async {
+        await refreshAhead.finish()
+    }
+
+    private nonisolated func isDue(_ session: Session, at now: Date) -> Bool {
+        SessionMachine.needsRefresh(session, at: now, leeway: refreshLeeway, jitter: refreshJitter)
+    }
+
+    private func validSessionOnActor(waiting: Bool) async throws -> Session {
         guard let current = try await currentSession() else { throw machine.noSessionError }
-        guard SessionMachine.needsRefresh(current, at: clock.now, leeway: refreshLeeway) else { return current }
+        let now = clock.now
+        guard isDue(current, at: now) else { return current }
+        if !waiting, !current.isExpired(at: now) {
+            startRefreshAhead(at: now)
+            return current
+        }
         do {
             return try await refreshSingleFlight(rejecting: nil)
         } catch let error as RiderError where error.isTransient && !current.isExpired(at: clock.now) {
-            // Refreshing early failed, but the old token still works for a while.
+            // Renewing early failed, but the old token still works for a while.
             return current
+        }
+    }
+
+    private nonisolated func startRefreshAhead(at now: Date) {
+        refreshAhead.start(at: now) { await self.refreshAheadOfExpiry() }
+    }
+
+    /// The refresh ``validSession()`` started. A failure for want of the network keeps the
+    /// session and waits a tenth of the leeway (at least a second) before the next try; a
+    /// rejection ends the session as any refresh does, and the next request learns it.
+    private func refreshAheadOfExpiry() async {
+        // A renewal after a 401, a sign-in or a sign-out may have come first.
+        guard let current = machine.state.usable, isDue(current, at: clock.now) else { return }
+        do {
+            _ = try await refreshSingleFlight(rejecting: nil)
+        } catch let error as RiderError where error.isTransient {
+            refreshAhead.hold(until: clock.now.addingTimeInterval(max(1, refreshLeeway / 10)))
+        } catch {
+            // Rejected, refused or not storable: said to the requests that meet it from here on.
         }
     }
 

@@ -101,13 +101,20 @@ package struct SessionMachine: Sendable {
         state = .signedOut(.loggedOut)
     }
 
-    /// Whether `session` must be refreshed before use: it can be, and its token expires within
-    /// `leeway` (at most half its lifetime, so a short-lived token is not refreshed at once). A
-    /// client's own session can be: it asks for new tokens as the client.
-    package static func needsRefresh(_ session: Session, at now: Date, leeway: TimeInterval) -> Bool {
+    /// Whether `session` is due for a refresh: it can be renewed, and its token expires within
+    /// `leeway` (at most half its lifetime, so a short-lived token is not refreshed at once),
+    /// shortened by `jitter` of itself. A client's own session can be: it asks for new tokens as
+    /// the client.
+    ///
+    /// `jitter` (0 up to 0.5) moves the moment to a point in the leeway's first half, so that many
+    /// processes and instances of one account, signed in or refreshed together, do not all
+    /// refresh at the same instant: each engine draws its own.
+    package static func needsRefresh(_ session: Session, at now: Date, leeway: TimeInterval,
+                                     jitter: Double = 0) -> Bool {
         guard session.refreshToken != nil || session.isClientSession else { return false }
         let lifetime = session.expiresAt.map { $0.timeIntervalSince(session.issuedAt) } ?? 0
-        return session.isExpired(at: now, leeway: max(0, min(leeway, lifetime / 2)))
+        let capped = max(0, min(leeway, lifetime / 2))
+        return session.isExpired(at: now, leeway: capped * (1 - min(max(jitter, 0), 0.5)))
     }
 
     /// What a call needing a session throws when there is none.

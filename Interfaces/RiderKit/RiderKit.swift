@@ -106,12 +106,26 @@ public struct RiderKit: Sendable {
                 reauthentication: Reauthentication? = nil, metrics: any MetricsRecorder = NoMetrics(),
                 avatarUpload: UploadAvatar.Configuration = UploadAvatar.Configuration(),
                 userAgent: any ExternalUserAgent = LoopbackBrowserUserAgent()) {
+        self.init(api: api, transport: transport, vault: vault, cache: cache, clock: clock, lock: lock,
+                  cacheSettings: cacheSettings, clearsCacheOnLogout: clearsCacheOnLogout, identity: identity,
+                  sportCatalogue: sportCatalogue, reauthentication: reauthentication, metrics: metrics,
+                  avatarUpload: avatarUpload, userAgent: userAgent, refreshJitter: nil)
+    }
+
+    /// The same, with the share of the refresh leeway left unused told (`RiderKit.testing`: none,
+    /// so a test's clock can be moved to the leeway's edge); `nil` draws one per instance.
+    package init(api: APIConfiguration, transport: any HTTPTransport, vault: any TokenVault,
+                 cache: any UserCache, clock: any Clock, lock: (any RefreshLock)?,
+                 cacheSettings: CacheSettings, clearsCacheOnLogout: Bool, identity: RequestIdentity,
+                 sportCatalogue: (any SportCatalogueCache)?, reauthentication: Reauthentication?,
+                 metrics: any MetricsRecorder, avatarUpload: UploadAvatar.Configuration,
+                 userAgent: any ExternalUserAgent, refreshJitter: Double?) {
         self.init(api: api, transport: transport, vault: vault, cache: cache, clock: clock,
                   lock: lock ?? InProcessRefreshLock(), cacheSettings: cacheSettings,
                   clearsCacheOnLogout: clearsCacheOnLogout, identity: identity,
                   sportCatalogue: sportCatalogue ?? InMemorySportCatalogueCache(), reauthentication: reauthentication,
                   metrics: metrics, avatarUpload: avatarUpload, logger: nil, userAgent: userAgent,
-                  tracer: SwiftDistributedTracingTracer())
+                  tracer: SwiftDistributedTracingTracer(), refreshJitter: refreshJitter)
     }
 
     /// The same, with request logging as the pipeline's innermost step (``live(configuration:)``).
@@ -124,7 +138,7 @@ public struct RiderKit: Sendable {
                  userAgent: any ExternalUserAgent = LoopbackBrowserUserAgent(),
                  caches: AccountScoped<any UserCache>? = nil,
                  catalogues: AccountScoped<any SportCatalogueCache>? = nil,
-                 tracer: any SpanTracer = NoSpanTracer()) {
+                 tracer: any SpanTracer = NoSpanTracer(), refreshJitter: Double? = nil) {
         let authorizationServer = authorizationServer ?? AuthorizationServer(configuration: api)
         // Without a recorder nothing is measured: no cost for a program that does not count.
         let metrics: (any MetricsRecorder)? = metrics is NoMetrics ? nil : metrics
@@ -138,8 +152,9 @@ public struct RiderKit: Sendable {
             tracer: tracer))
         var reauthentication = reauthentication
         reauthentication?.emailOfAccount = { try? await cache.user(id: $0)?.value.email }
+        // Each instance refreshes at its own point of the leeway's first half (tests pass 0).
         let sessions = SessionEngine(configuration: api, transport: network, vault: vault, clock: clock, lock: lock,
-                                     metrics: metrics ?? NoMetrics(), reauthentication: reauthentication,
+                                     refreshJitter: refreshJitter ?? Double.random(in: 0..<0.5), metrics: metrics ?? NoMetrics(), reauthentication: reauthentication,
                                      authorizationServer: authorizationServer,
                                      idTokenVerifier: JWTKitSignatureVerifier(), userAgent: userAgent,
                                      cryptography: SwiftCryptoSignInCryptography(), dpopKeys: JWTKitDPoPKeyFactory(),
@@ -197,11 +212,14 @@ public struct RiderKit: Sendable {
         try await sessions.signIn(flow)
     }
 
-    /// Lets the background refreshes finish, writes what the user cache holds back (stored
-    /// answers and the recency of lookups are written in batches) and closes its file: call it
-    /// before the program exits. Using this `RiderKit` afterwards opens the file again.
+    /// Lets the background refreshes finish (of cached answers, and of the session when its
+    /// token entered the leeway: one cut off after the server answered would lose the session),
+    /// writes what the user cache holds back (stored answers and the recency of lookups are
+    /// written in batches) and closes its file: call it before the program exits. Using this
+    /// `RiderKit` afterwards opens the file again.
     public func close() async {
         await backgroundRefreshes.waitForAll()
+        await sessions.finishRefreshing()
         await userCache.close()
     }
 

@@ -23,7 +23,9 @@ extension RiderKit {
     ///     ``SpyTokenVault`` to count saves and make them fail.
     ///   - cache: the user cache; an empty `InMemoryUserCache` unless told.
     ///   - clock: the time; a ``ManualClock`` at ``Fixtures/epoch`` unless told, so tokens expire
-    ///     only when the test moves it.
+    ///     only when the test moves it. The session is renewed exactly when its token enters the
+    ///     refresh leeway (no per-instance jitter), beside the request that finds it there:
+    ///     `close()` waits for that renewal.
     ///   - api: the API configuration; ``Fixtures/configuration(baseURL:clientID:clientSecret:clientAuthentication:refreshLeeway:)``
     ///     (`https://api.example.test`) unless told.
     ///   - cacheSettings: time to live and stale window of cached users.
@@ -44,7 +46,12 @@ extension RiderKit {
     ) throws -> RiderKit {
         let api = try api ?? Fixtures.configuration()
         let transport = transport ?? StubTransport.successful(api: api, sourceLocation: sourceLocation)
-        return RiderKit(api: api, transport: transport, vault: vault, cache: cache,
-                        clock: clock, cacheSettings: cacheSettings, reauthentication: reauthentication)
+        // No jitter: the session is renewed exactly when its token enters the leeway, so a test
+        // can move the clock there.
+        return RiderKit(api: api, transport: transport, vault: vault, cache: cache, clock: clock, lock: nil,
+                        cacheSettings: cacheSettings, clearsCacheOnLogout: true, identity: RequestIdentity(),
+                        sportCatalogue: nil, reauthentication: reauthentication, metrics: NoMetrics(),
+                        avatarUpload: UploadAvatar.Configuration(), userAgent: LoopbackBrowserUserAgent(),
+                        refreshJitter: 0)
     }
 }

@@ -57,7 +57,8 @@ struct SessionTokenCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let session = try await context.rider.sessions.validSession()
+        // Handed out of the process, where nothing renews it after a 401: renewed first when due.
+        let session = try await context.rider.sessions.freshSession()
         // Byte for byte: a token and a proof are visible ASCII (checked when issued, base64url).
         if dpopProof.count == 2, let url = URL(string: dpopProof[1]) {
             guard let proof = try await context.rider.sessions.service.dpop?.proof(

@@ -50,6 +50,9 @@ struct ClientCredentialsTests {
         ])
         _ = try await rig.sessions.signIn(.clientCredentials)
         rig.clock.advance(by: 100)
+        // Still valid for 20 s: handed out as it is, and renewed beside the request.
+        #expect(try await rig.sessions.validSession().accessToken == "client-1")
+        await rig.sessions.finishRefreshing()
         let renewed = try await rig.sessions.validSession()
         #expect(renewed.accessToken == "client-2")
         #expect(renewed.isClientSession)

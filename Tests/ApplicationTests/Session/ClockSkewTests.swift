@@ -64,6 +64,7 @@ struct ClockSkewTests {
         // Within the leeway of the real expiry, one proactive refresh, and no 401 ever.
         harness.clock.advance(by: 60)
         _ = try await harness.getRider()
+        await harness.sessions.finishRefreshing()
         #expect(harness.transport.count(.post, "/auth/token") == 2)
         #expect(harness.transport.requests(.get, "/riders/me").count == 59, "no request was rejected and retried")
     }

@@ -30,6 +30,7 @@ struct JWTExpiryTests {
         harness.stubTokenEndpoint(times: 1)
         harness.clock.advance(by: 1800 - 30)
         _ = try await harness.sessions.validSession()
+        await harness.sessions.finishRefreshing()
         #expect(harness.transport.count(.post, "/auth/token") == 2, "refreshed within the leeway of exp")
     }
 
