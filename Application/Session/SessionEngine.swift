@@ -193,7 +193,7 @@ public actor SessionEngine {
         try await validSessionOnActor(waiting: true)
     }
 
-    /// Returns when the refresh requests started ahead of expiry has ended: called before the
+    /// Returns when the refresh that requests started ahead of expiry has ended: called before the
     /// program exits, so a refresh the server has answered is not cut off before it is stored.
     package nonisolated func finishRefreshing() async {
         await refreshAhead.finish()
