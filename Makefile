@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
 
-.PHONY: help demo test install static-rider deps build build-tests check docs test-swift test-keepassxc race-check bench-smoke bench fuzz fuzz-smoke stress examples clean
+.PHONY: help demo test install static-rider front-texts deps build build-tests check docs test-swift test-keepassxc race-check bench-smoke bench fuzz fuzz-smoke stress examples clean
 
 help:
 	@echo "make demo   install what is missing, build, run the whole flow against a local reference server"
@@ -11,6 +11,7 @@ help:
 	@echo "make build  debug build of the library, the rider CLI and rider-server"
 	@echo "make clean  remove build products"
 	@echo "make install  install rider (statically linked), its manual page and shell completions under PREFIX (default /usr/local)"
+	@echo "make front-texts  regenerate the help, completions and version the rider front prints itself (after changing a command)"
 	@echo "make test-keepassxc  the Secret Service vault tests with KeePassXC as the provider (part of make test)"
 	@echo "make race-check  the session engine, vaults, file locks and SQLite cache under ThreadSanitizer (part of make test)"
 	@echo "make bench  release build, then every benchmark next to its floor, one table (docs/performance.md)"
@@ -100,6 +101,7 @@ bench: deps static-rider
 	$(SWIFT) build -c release --product rider-bench
 	$(SWIFT) build -c release --product rider-server
 	$(SWIFT) build -c release --product rider
+	$(SWIFT) build -c release --product rider-core
 	RIDER_CLI=$(STATIC_BUILD)/release/rider scripts/with-keyring.sh "$$($(SWIFT) build -c release --show-bin-path)/rider-bench"
 	# The peer rows (#20): a generated OpenAPI client with a bearer middleware, with RiderKit's
 	# middleware, and RiderKit's own API, each against the bare transport.
@@ -149,6 +151,7 @@ examples:
 	# tools and calling one (scripts/mcp-client-example.sh).
 	[ ! -f Package.resolved ] || cp Package.resolved Examples/MCPClient/Package.resolved
 	$(SWIFT) build --product rider
+	$(SWIFT) build --product rider-core
 	cd Examples/MCPClient && $(SWIFT) build --scratch-path ../../.build --product mcp-client
 	scripts/with-mcp-server.sh scripts/mcp-client-example.sh "$$($(SWIFT) build --show-bin-path)"
 
@@ -156,22 +159,34 @@ examples:
 # (no libswift*.so to load and bind at start: `rider --help` 13.5 → 9.4 ms, docs/performance.md), stripped,
 # with the manual page (docs/man/rider.1, kept in step by `make test`) and completions for bash,
 # zsh and fish. DESTDIR is honoured for packaging.
+# `rider` is the front (a static executable with no dependency but the C library, which
+# answers help, completions and --version); the whole CLI is $(PREFIX)/libexec/rider/rider-core,
+# which the front executes for every other command (docs/architecture.md).
 PREFIX ?= /usr/local
 STATIC_BUILD := .build-static
 install: static-rider
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/rider $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -s -m 0755 $(STATIC_BUILD)/release/rider $(DESTDIR)$(PREFIX)/bin/rider
+	install -s -m 0755 $(STATIC_BUILD)/release/rider-core $(DESTDIR)$(PREFIX)/libexec/rider/rider-core
 	install -m 0644 docs/man/rider.1 $(DESTDIR)$(PREFIX)/share/man/man1/rider.1
 	$(STATIC_BUILD)/release/rider --generate-completion-script bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rider
 	$(STATIC_BUILD)/release/rider --generate-completion-script zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_rider
 	$(STATIC_BUILD)/release/rider --generate-completion-script fish >$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/rider.fish
 	@echo "installed rider, its manual page (man rider) and completions under $(DESTDIR)$(PREFIX)"
 
-# The `rider` make install installs and make bench measures.
+# The `rider` make install installs and make bench measures: the front and rider-core.
 static-rider: deps
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --product rider-core
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --product rider
+
+# The front's texts (Interfaces/CLIFront/FrontTexts.swift, committed) from rider-core's commands,
+# after changing a command or its help; FrontTests fails until they are regenerated.
+front-texts:
+	$(SWIFT) build --product rider-core
+	scripts/front-texts.py "$$($(SWIFT) build --show-bin-path)/rider-core"
+	$(SWIFT) build --product rider
 
 clean:
 	rm -rf .build $(STATIC_BUILD) .venv .venv-peer Sanitizers/.build Fuzz/.build Examples/EmbeddingApp/.build Examples/GeneratedClient/.build Examples/MCPClient/.build .venv-mcp

@@ -25,7 +25,11 @@ let package = Package(
         // For the MCP Swift SDK's `Client`: a streamable-HTTP transport that parses Server-Sent
         // Events on Linux too, each request authorized by a RiderKit session.
         .library(name: "RiderKitMCP", targets: ["RiderKitMCP"]),
-        .executable(name: "rider", targets: ["RiderCLI"]),
+        // `rider` is a small front (RiderFront) that prints the help, completions and version itself
+        // and executes `rider-core`, the whole CLI, for everything else: a start of about 1 ms for
+        // what needs none of RiderKit (#34, docs/architecture.md).
+        .executable(name: "rider", targets: ["RiderFront"]),
+        .executable(name: "rider-core", targets: ["RiderCLI"]),
         .executable(name: "rider-server", targets: ["RiderServerMain"]),
         .library(name: "RiderReferenceServer", targets: ["RiderReferenceServer"]),
         .executable(name: "rider-bench", targets: ["RiderBench"]),
@@ -163,6 +167,15 @@ let package = Package(
             ],
             path: "Interfaces/CLI",
             swiftSettings: strict
+        ),
+        // No dependency at all, not even Foundation, and linked as a static executable: the loader
+        // has nothing to relocate or bind and the runtime nothing to scan, so `rider --help` starts
+        // like a C program. Its texts are generated from RiderCLI's commands (FrontTexts.swift).
+        .executableTarget(
+            name: "RiderFront",
+            path: "Interfaces/CLIFront",
+            swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-static-executable"])]
         ),
         .target(
             name: "RiderReferenceServer",
