@@ -71,7 +71,7 @@ test-swift:
 # talking to it at once (the tests are about what it stores, not about its concurrency). Should it
 # die anyway, scripts/with-keepassxc.sh says so and fails at once, and it gives the tests 15
 # minutes in all (scripts/check-keepassxc-crash.sh checks the first).
-KEEPASSXC_TESTS := SecretServiceTokenVaultTests|SecretServiceProviderTests|KeyringProviderFlowTests|VaultCommandTests/keyringAndMigration
+KEEPASSXC_TESTS := SecretServiceTokenVaultTests|SecretServiceProviderTests|SecretServicePlainReadTests|KeyringProviderFlowTests|VaultCommandTests/keyringAndMigration
 # scripts/run-filtered-tests.sh fails unless every test the filter selects ran (SwiftPM passes a
 # filter that matches nothing).
 test-keepassxc:
