@@ -2,6 +2,9 @@ import Foundation
 import RiderKit
 #if canImport(Glibc)
 import Glibc
+// In the build linked with --static-swift-stdlib (make install's) `stat` comes through
+// CoreFoundation's copy of <sys/stat.h>, and MemberImportVisibility wants that module imported.
+import CoreFoundation
 #elseif canImport(Darwin)
 import Darwin
 #endif

@@ -4,6 +4,8 @@ import RiderInfrastructure
 import RiderKit
 #if canImport(Glibc)
 import Glibc
+// As in AvatarFile.swift: `stat` comes through CoreFoundation in the --static-swift-stdlib build.
+import CoreFoundation
 #elseif canImport(Darwin)
 import Darwin
 #endif
