@@ -40,10 +40,9 @@ struct ProfileLocationCommand: GlobalOptionsCommand {
     func run() async throws {
         let context = try CommandContext(global)
         guard let set, let (latitude, longitude) = Self.coordinates(set) else {
-            let location = try await context.rider.profile.baseLocation()
-            let output = location.map(BaseLocationOutput.init)
-            try context.print(json: output, lines: output?.lines
-                ?? ["No base location is set; set one with `rider profile location --set LAT,LON --name NAME`."])
+            let output = BaseLocationOutput(try await context.rider.profile.baseLocation())
+            try context.print(json: output, lines: output.isSet ? output.lines
+                : ["No base location is set; set one with `rider profile location --set LAT,LON --name NAME`."])
             return
         }
         // Out-of-range values are RiderError.invalidInput naming the field (exit 9), before any request.
