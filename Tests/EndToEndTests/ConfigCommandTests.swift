@@ -39,7 +39,14 @@ struct ConfigCommandTests {
             let settings = try #require(object["settings"] as? [[String: Any]])
             let byKey = Dictionary(uniqueKeysWithValues: settings.compactMap { s in (s["key"] as? String).map { ($0, s) } })
             #expect(byKey["base_url"]?["source"] as? String == "file")
-            #expect(byKey["timeout"]?["value"] as? String == "9")
+            // Numbers and booleans as JSON numbers and booleans, as the file writes them (issue 35, item 6).
+            #expect(byKey["timeout"]?["value"] as? Int == 9, "\(show)")
+            #expect(show.stdout.contains(#""key":"timeout","problem":null,"secret":false,"set":true,"source":"environment","value":9}"#),
+                    "\(show)")
+            #expect(show.stdout.contains(#""key":"cache_keep_on_logout","problem":null,"secret":false,"set":true,"#
+                + #""source":"default","value":false}"#), "\(show)")
+            #expect(show.stdout.contains(#""key":"cache_max_users","problem":null,"secret":false,"set":true,"#
+                + #""source":"default","value":"#) && !show.stdout.contains(#""source":"default","value":"1"#), "\(show)")
             #expect(byKey["timeout"]?["source"] as? String == "environment")
             #expect(byKey["vault"]?["source"] as? String == "default")
             #expect(object["file"] as? String == file.path)

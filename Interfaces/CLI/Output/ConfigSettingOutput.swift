@@ -1,4 +1,5 @@
 import Foundation
+import RiderApplication
 import RiderKit
 
 /// One setting as `rider config show` prints it: its effective value and where that comes from.
@@ -21,8 +22,11 @@ struct ConfigSettingOutput: Encodable, Sendable {
     }
 
     let key: String
-    /// The effective value; `nil` when unset, and always for a secret.
+    /// The effective value as text; `nil` when unset, and always for a secret. `--json` writes
+    /// it typed (``typedValue``).
     @Nullable var value: String?
+    /// What the setting reads as: a number for a number setting, `true`/`false` for a flag, else text.
+    private let kind: ConfigKey.Kind
     /// Whether anything sets it: all a secret shows in place of its value.
     private(set) var set: Bool
     /// Whether the value is a secret, never printed.
@@ -39,6 +43,7 @@ struct ConfigSettingOutput: Encodable, Sendable {
     ///   - issuer: `--issuer`, which overrides `issuer`.
     init(_ key: ConfigKey, fileValue: String?, environment: [String: String], server: String?, issuer: String? = nil) {
         self.key = key.rawValue
+        kind = key.kind
         secret = key.isSecret
         environmentVariable = key.environmentVariable
         let effective: String?
@@ -112,4 +117,45 @@ struct ConfigSettingOutput: Encodable, Sendable {
 
     /// The cells of this setting's line.
     var row: [String] { [key, shownValue, shownSource] }
+
+    /// The value as JSON gives it, typed as the config file writes it: `"timeout": 20`,
+    /// `"cache_keep_on_logout": false`, so a script compares numbers and booleans without
+    /// parsing text. A value that does not read as its kind (which `problem` then explains) stays
+    /// text, as it was given.
+    var typedValue: JSONValue {
+        guard let value else { return .null }
+        switch kind {
+        case .number: return JSONValue(number: value).flatMap { $0.isFinite ? $0 : nil } ?? .string(value)
+        case .flag:
+            switch value.lowercased() {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            default: return .string(value)
+            }
+        default: return .string(value)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case key, value, set, secret, source, environmentVariable, problem
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(typedValue, forKey: .value)
+        try container.encode(set, forKey: .set)
+        try container.encode(secret, forKey: .secret)
+        try container.encode(source, forKey: .source)
+        try container.encode(environmentVariable, forKey: .environmentVariable)
+        try container.encode(_problem, forKey: .problem)
+    }
+}
+
+private extension JSONValue {
+    /// Whether a number is one JSON can write (`Double("inf")` parses, JSON has no infinity).
+    var isFinite: Bool {
+        if case .number(let value) = self { return value.isFinite }
+        return true
+    }
 }
