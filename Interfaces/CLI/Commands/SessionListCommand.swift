@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RiderApplication
 import RiderInfrastructure
 import RiderKit
 
@@ -55,12 +56,30 @@ struct SessionListCommand: GlobalOptionsCommand {
                 let session: Result<Session?, any Error>
                 do { session = .success(try await vault.loadSession()) } catch { session = .failure(error) }
                 rows.append(AccountSessionOutput(account, session: session, vault: await Self.backend(of: vault),
-                                                 now: context.now))
+                                                 vaultLocation: await Self.location(of: vault), now: context.now))
             }
         }
         let output = AccountListOutput(sessions: rows)
         let terminal = global.terminal
         try context.print(json: output, style: terminal.style, lines: output.lines(now: context.now, on: terminal))
+    }
+
+    /// Where the session is kept, in words (`encrypted file /path (…)`): the automatic vault's
+    /// choice, once made.
+    static func location(of vault: any TokenVault) async -> String {
+        guard let automatic = vault as? AutomaticTokenVault else { return vault.location }
+        return await automatic.select().vault.location
+    }
+
+    /// The vault holding the active account's session, in a word and in words, as
+    /// `rider session list` gives both: `session show` says the same of the same session.
+    static func describe(_ rider: RiderKit) async -> (kind: String, location: String) {
+        var vault = rider.vault
+        if let accounts = vault as? AccountTokenVault, let account = try? await accounts.account(),
+           let made = try? await accounts.vault(for: account) {
+            vault = made
+        }
+        return (await backend(of: vault), await location(of: vault))
     }
 
     /// The backend holding the session, in a word: the automatic vault's choice, once made.

@@ -20,7 +20,9 @@ struct SessionRefreshCommand: GlobalOptionsCommand {
     func run() async throws {
         let context = try CommandContext(global)
         let session = try await context.rider.sessions.refresh()
-        let output = SessionOutput(session, server: context.server, vault: context.rider.vaultLocation, now: context.now)
+        let vault = await SessionListCommand.describe(context.rider)
+        let output = SessionOutput(session, server: context.server, vault: vault.kind, vaultLocation: vault.location,
+                                   now: context.now)
         let validity = output.expiresAt.map { "valid until \(HumanFormat.date($0))" } ?? "expiry not stated by the server"
         try context.print(json: output, lines: ["Session refreshed for \(output.userID.terminalSafe), \(validity)"])
     }

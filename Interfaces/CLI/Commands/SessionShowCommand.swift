@@ -20,7 +20,8 @@ struct SessionShowCommand: GlobalOptionsCommand {
         let context = try CommandContext(global)
         guard let session = try await context.rider.sessions.currentSession() else { throw RiderError.notSignedIn }
         let account = try? await context.rider.accounts.current()
-        let output = SessionOutput(session, server: context.server, vault: await context.rider.currentVaultLocation(),
+        let vault = await SessionListCommand.describe(context.rider)
+        let output = SessionOutput(session, server: context.server, vault: vault.kind, vaultLocation: vault.location,
                                    now: context.now, account: account?.email ?? account?.displayName,
                                    dpopKeyThumbprint: context.rider.sessions.service.dpop?.thumbprint(of: session))
         try context.print(json: output, lines: output.lines(now: context.now))

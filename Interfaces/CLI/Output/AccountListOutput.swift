@@ -15,17 +15,21 @@ struct AccountSessionOutput: Encodable, Sendable {
     let state: String
     @Nullable var expiresAt: Date?
     let refreshable: Bool
+    /// The backend, in a word (`secret-service`, `encrypted-file`, `memory`), as `session show` says it.
     let vault: String
+    /// Where that backend keeps it, in words (the file's path, the keyring's item).
+    let vaultLocation: String
     /// Why the session could not be read (a passphrase that does not open its file, a locked keyring).
     @Nullable var problem: String?
 
-    init(_ account: Account, session: Result<Session?, any Error>, vault: String, now: Date) {
+    init(_ account: Account, session: Result<Session?, any Error>, vault: String, vaultLocation: String, now: Date) {
         server = account.server
         self.account = account.displayName
         userID = account.id.rawValue
         email = account.email
         active = account.isActive
         self.vault = vault
+        self.vaultLocation = vaultLocation
         switch session {
         case .success(let session?):
             // An expired access token with a refresh token is a session that renews itself on its

@@ -13,7 +13,10 @@ struct SessionOutput: Encodable, Sendable {
     @Nullable var expiresAt: Date?
     @Nullable var expiresInSeconds: Int?
     let refreshable: Bool
+    /// The backend, in a word (`secret-service`, `encrypted-file`, `memory`), as `session list` says it.
     let vault: String
+    /// Where that backend keeps the session, in words (the file's path, the keyring's item).
+    let vaultLocation: String
     @Nullable var email: String?
     @Nullable var identitySource: String?
     /// The account as `rider session list` names it, for a session that kept no identity.
@@ -24,7 +27,7 @@ struct SessionOutput: Encodable, Sendable {
     /// The RFC 7638 thumbprint of the key a DPoP-bound session proves (never the key).
     @Nullable var dpopKeyThumbprint: String?
 
-    init(_ session: Session, server: String, vault: String, now: Date, account: String? = nil,
+    init(_ session: Session, server: String, vault: String, vaultLocation: String, now: Date, account: String? = nil,
          dpopKeyThumbprint: String? = nil) {
         self.server = server
         resource = session.resource?.absoluteString
@@ -35,6 +38,7 @@ struct SessionOutput: Encodable, Sendable {
         expiresInSeconds = session.expiresAt.map { Int($0.timeIntervalSince(now).rounded(.down)) }
         refreshable = session.refreshToken != nil
         self.vault = vault
+        self.vaultLocation = vaultLocation
         email = session.identity?.email
         identitySource = session.identity?.source.rawValue
         self.account = account
@@ -59,7 +63,7 @@ struct SessionOutput: Encodable, Sendable {
             ("tokens", binding == "dpop"
                 ? "bound to a DPoP key (thumbprint \(dpopKeyThumbprint ?? "unreadable")): useless without its proof"
                 : "bearer: whoever holds the access token can use it"),
-            ("vault", vault),
+            ("vault", vaultLocation),
         ])
     }
 }

@@ -53,12 +53,17 @@ struct TextTable: Sendable {
         text + String(repeating: " ", count: max(0, width - displayWidth(text)))
     }
 
-    /// How many terminal columns `text` takes: one per grapheme cluster, two for East Asian wide
-    /// and fullwidth characters and emoji, none for control characters.
+    /// How many terminal columns `text` takes: one per grapheme cluster (a combining mark joins
+    /// the character before it), two for East Asian wide and fullwidth characters and emoji, none
+    /// for control and format characters (a zero-width space, a joiner) or a combining mark with
+    /// nothing before it to combine with, as `wcwidth` counts them.
     static func displayWidth(_ text: String) -> Int {
         text.reduce(0) { total, character in
             guard let first = character.unicodeScalars.first else { return total }
-            if first.properties.generalCategory == .control { return total }
+            switch first.properties.generalCategory {
+            case .control, .format, .nonspacingMark, .enclosingMark: return total
+            default: break
+            }
             if character.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation }) || isWide(first) {
                 return total + 2
             }

@@ -170,15 +170,15 @@ struct HostileTextOutputTests {
         let account = Account(id: "u_1", server: "https://api.example.com", email: "ana@example.com", isActive: true)
         let lapsed = Session(accessToken: "a", refreshToken: "r", expiresAt: now.addingTimeInterval(-9), userID: "u_1",
                              role: nil, issuedAt: now.addingTimeInterval(-3600))
-        let renewing = AccountSessionOutput(account, session: .success(lapsed), vault: "file", now: now)
+        let renewing = AccountSessionOutput(account, session: .success(lapsed), vault: "file", vaultLocation: "file place", now: now)
         #expect(renewing.state == "signed_in")
         #expect(renewing.row(now: now)[3...5] == ["signed in", "renews on next use", "yes"])
-        #expect(SessionOutput(lapsed, server: "https://api.example.com", vault: "file", now: now).lines(now: now)
+        #expect(SessionOutput(lapsed, server: "https://api.example.com", vault: "file", vaultLocation: "file place", now: now).lines(now: now)
             .contains { $0.contains("access token expired; renewed on next use") })
 
         var over = lapsed
         over.refreshToken = nil
-        let expired = AccountSessionOutput(account, session: .success(over), vault: "file", now: now)
+        let expired = AccountSessionOutput(account, session: .success(over), vault: "file", vaultLocation: "file place", now: now)
         #expect(expired.state == "expired")
         #expect(expired.row(now: now)[4] == "expired 9 s ago")
     }

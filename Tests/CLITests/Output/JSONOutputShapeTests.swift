@@ -72,30 +72,30 @@ struct JSONOutputShapeTests {
     func session() {
         let session = Session(accessToken: "a", refreshToken: "r", expiresAt: Self.date.addingTimeInterval(3_600),
                               userID: "u_000001", role: .user, issuedAt: Self.date)
-        let shown = SessionOutput(session, server: "https://api.example.com", vault: "keyring",
+        let shown = SessionOutput(session, server: "https://api.example.com", vault: "keyring", vaultLocation: "keyring place",
                                   now: Self.date.addingTimeInterval(60))
         #expect(json(shown) == #"{"account":null,"binding":"bearer","dpop_key_thumbprint":null,"email":null,"expires_at":"2025-01-02T04:04:05Z","expires_in_seconds":3540,"#
             + #""identity_source":null,"issued_at":"2025-01-02T03:04:05Z","refreshable":true,"resource":null,"role":"user","#
-            + #""server":"https://api.example.com","user_id":"u_000001","vault":"keyring"}"#)
+            + #""server":"https://api.example.com","user_id":"u_000001","vault":"keyring","vault_location":"keyring place"}"#)
         let bare = Session(accessToken: "a", refreshToken: nil, expiresAt: nil, userID: "u_000002", role: nil,
                            issuedAt: Self.date)
-        #expect(json(SessionOutput(bare, server: "https://api.example.com", vault: "file", now: Self.date))
+        #expect(json(SessionOutput(bare, server: "https://api.example.com", vault: "file", vaultLocation: "file place", now: Self.date))
             == #"{"account":null,"binding":"bearer","dpop_key_thumbprint":null,"email":null,"expires_at":null,"expires_in_seconds":null,"identity_source":null,"#
             + #""issued_at":"2025-01-02T03:04:05Z","refreshable":false,"resource":null,"role":null,"server":"https://api.example.com","#
-            + #""user_id":"u_000002","vault":"file"}"#)
+            + #""user_id":"u_000002","vault":"file","vault_location":"file place"}"#)
         // A session from an OpenID provider names its account and where that came from.
         let openID = Session(accessToken: "a", refreshToken: nil, expiresAt: nil, userID: "1", role: nil,
                              issuedAt: Self.date,
                              identity: AccountIdentity(email: "ana@example.com", name: "Ana", source: .idToken))
-        #expect(json(SessionOutput(openID, server: "https://id.example.com", vault: "file", now: Self.date))
+        #expect(json(SessionOutput(openID, server: "https://id.example.com", vault: "file", vaultLocation: "file place", now: Self.date))
             == #"{"account":null,"binding":"bearer","dpop_key_thumbprint":null,"email":"ana@example.com","expires_at":null,"expires_in_seconds":null,"identity_source":"id_token","#
             + #""issued_at":"2025-01-02T03:04:05Z","refreshable":false,"resource":null,"role":null,"server":"https://id.example.com","#
-            + #""user_id":"1","vault":"file"}"#)
+            + #""user_id":"1","vault":"file","vault_location":"file place"}"#)
 
         // A DPoP-bound session says so, and names its key by thumbprint only.
         var bound = bare
         bound.proofKey = Data("the-private-key".utf8)
-        let boundOutput = SessionOutput(bound, server: "https://api.example.com", vault: "file", now: Self.date,
+        let boundOutput = SessionOutput(bound, server: "https://api.example.com", vault: "file", vaultLocation: "file place", now: Self.date,
                                         dpopKeyThumbprint: "thumb-1")
         let boundJSON = json(boundOutput) ?? ""
         #expect(boundJSON.contains(#""dpop_key_thumbprint":"thumb-1""#))
@@ -104,7 +104,7 @@ struct JSONOutputShapeTests {
         #expect(!boundJSON.contains("the-private-key") && !boundJSON.isEmpty)
 
         // A session that kept no identity is named as session list names its account.
-        #expect(SessionOutput(bare, server: "https://api.example.com", vault: "file", now: Self.date,
+        #expect(SessionOutput(bare, server: "https://api.example.com", vault: "file", vaultLocation: "file place", now: Self.date,
                               account: "bo@example.com").lines(now: Self.date).contains { $0.hasPrefix("account ") && $0.hasSuffix("bo@example.com") })
 
         #expect(json(LoginOutput(server: "https://api.example.com", email: " ana@example.com\n", session: session))
@@ -145,7 +145,8 @@ struct JSONOutputShapeTests {
             + #""updated_at":"2025-01-02T03:04:05Z"}"#)
         #expect(json(BaseLocationOutput(try BaseLocation(latitude: 46, longitude: -6)))
             == #"{"latitude":46,"longitude":-6,"place_name":null,"updated_at":null}"#)
-        #expect(json(BaseLocationOutput?.none) == "null", "no base location set")
+        #expect(json(BaseLocationOutput(nil)) == #"{"latitude":null,"longitude":null,"place_name":null,"updated_at":null}"#,
+                "no base location set: the same keys, null, never a bare null")
 
         #expect(json(PreferencesOutput(Preferences())) == #"{"notifications":{"messages":true,"newsletter":false,"#
             + #""ride_invitations":true},"visibility":{"profile":"members","show_base_location":false}}"#)
@@ -229,7 +230,15 @@ struct JSONOutputShapeTests {
             + #""set":true,"source":"file","value":null}"#)
         #expect(json(ConfigSettingOutput(.timeout, fileValue: "20", environment: [:], server: nil))
             == #"{"environment_variable":"RIDER_TIMEOUT","key":"timeout","problem":null,"secret":false,"set":true,"#
-            + #""source":"file","value":"20"}"#)
+            + #""source":"file","value":20}"#, "a number setting's value is a JSON number")
+        #expect(json(ConfigSettingOutput(.cacheKeepOnLogout, fileValue: "true", environment: [:], server: nil))
+            == #"{"environment_variable":"RIDER_CACHE_KEEP_ON_LOGOUT","key":"cache_keep_on_logout","problem":null,"#
+            + #""secret":false,"set":true,"source":"file","value":true}"#, "a flag's value is a JSON boolean")
+        #expect(json(ConfigSettingOutput(.timeout, fileValue: nil, environment: ["RIDER_TIMEOUT": "2.5"], server: nil))?
+            .contains(#""value":2.5"#) == true)
+        let refused = json(ConfigSettingOutput(.timeout, fileValue: "soon", environment: [:], server: nil)) ?? ""
+        #expect(refused.contains(#""value":"soon""#) && !refused.contains(#""problem":null"#),
+                "a value that is no number stays text, beside the problem: \(refused)")
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rider-shape-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

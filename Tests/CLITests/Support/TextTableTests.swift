@@ -28,6 +28,12 @@ struct TextTableTests {
         #expect(TextTable.displayWidth("東京") == 4)
         #expect(TextTable.displayWidth("🚴") == 2)
         #expect(TextTable.displayWidth("a\u{1B}") == 1)
+        // Combining marks add nothing, whether they join a letter or stand first; nor do
+        // zero-width spaces and joiners (Python's wcwidth 0.7 gives the same figures).
+        #expect(TextTable.displayWidth("Zoe\u{0308}") == 3)
+        #expect(TextTable.displayWidth("\u{0301}a") == 1)
+        #expect(TextTable.displayWidth("a\u{200B}b") == 2)
+        #expect(TextTable.displayWidth("ＡＢ") == 4, "fullwidth Latin: two each")
         let lines = TextTable(columns: columns, rows: [["u_1", "東京 太郎", "x"], ["u_2", "Ann", "y"]]).lines(style: .plain)
         #expect(lines[1] == "u_1  東京 太郎  x")
         #expect(lines[2] == "u_2  Ann        y")
