@@ -12,7 +12,7 @@ package struct JWTKitDPoPKey: DPoPKey {
     private let signingKey: ES256PrivateKey
     /// jwt-kit's signer holding ``signingKey``, made once per key rather than per proof (an actor
     /// made and filled for each proof cost as much as the rest of the proof's JSON).
-    private let signer = Signer()
+    private let signer: Signer
     package let publicJWK: [String: String]
     package let thumbprint: String
 
@@ -42,40 +42,72 @@ package struct JWTKitDPoPKey: DPoPKey {
         // RFC 7638 §3.2: the required members only, in lexicographic order, no whitespace.
         let canonical = #"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
         thumbprint = Self.base64URL(Data(SHA256.hash(data: Data(canonical.utf8))))
+        signer = Signer(publicJWK: publicJWK)
     }
 
     package var privateKeyRepresentation: Data { key.rawRepresentation }
 
     package func proof(method: String, url: URL, accessToken: String?, nonce: String?,
                        at now: Date) async throws -> String {
-        var header = JWTHeader()
-        header.typ = "dpop+jwt"
-        header.alg = "ES256"
-        header.jwk = publicJWK.mapValues { JWTHeaderField.string($0) }
-        let claims = Claims(
-            jti: Self.base64URL(Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })),
-            htm: method.uppercased(), htu: Self.target(of: url), iat: Int(now.timeIntervalSince1970),
-            ath: accessToken.map { Self.base64URL(Data(SHA256.hash(data: Data($0.utf8)))) }, nonce: nonce)
-        return try await signer.keys(adding: signingKey).sign(claims, header: header)
+        // 128 random bits from two draws of the system generator (getrandom), not sixteen.
+        var random = SystemRandomNumberGenerator()
+        let jti = withUnsafeBytes(of: (random.next() as UInt64, random.next() as UInt64)) { Base64URL.string($0) }
+        let claims = Claims(jti: jti, htm: Self.uppercased(method), htu: Self.target(of: url),
+                            iat: Int(now.timeIntervalSince1970), ath: accessToken.map(signer.tokenHash), nonce: nonce)
+        return try await signer.keys(adding: signingKey).sign(claims, header: signer.header)
     }
 
-    /// A key collection filled once with the key, on the first proof.
+    /// jwt-kit's key collection for this key, filled on the first proof and serializing with
+    /// ``JOSECompactJSONEncoder``; the proof header (the same for every proof of the key); and the
+    /// last access token's `ath`, since a session sends the same token until it is renewed.
     private final class Signer: Sendable {
         private let collection = JWTKeyCollection()
         private let filled = Mutex(false)
+        let header: JWTHeader
+        private let lastHash = Mutex<(token: String, hash: String)?>(nil)
+
+        init(publicJWK: [String: String]) {
+            var header = JWTHeader()
+            header.typ = "dpop+jwt"
+            header.alg = "ES256"
+            header.jwk = publicJWK.mapValues { JWTHeaderField.string($0) }
+            self.header = header
+        }
 
         func keys(adding key: ES256PrivateKey) async -> JWTKeyCollection {
             // Two first proofs at once may both add it: the same key under no kid, harmless.
             if !filled.withLock({ $0 }) {
-                await collection.add(ecdsa: key)
+                await collection.add(ecdsa: key, serializer: DefaultJWTSerializer(jsonEncoder: JOSECompactJSONEncoder()))
                 filled.withLock { $0 = true }
             }
             return collection
         }
+
+        /// `ath` (RFC 9449 §4.2): base64url of the token's SHA-256, worked out once per token.
+        func tokenHash(_ token: String) -> String {
+            if let last = lastHash.withLock({ $0 }), last.token == token { return last.hash }
+            let hash = Base64URL.string(SHA256.hash(data: Data(token.utf8)))
+            lastHash.withLock { $0 = (token, hash) }
+            return hash
+        }
     }
 
-    /// `url` without query and fragment (RFC 9449 §4.2, `htu`).
+    /// `method` in upper case (`htm`), without a new string when it already is (as it nearly always is).
+    private static func uppercased(_ method: String) -> String {
+        method.utf8.contains(where: { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) ? method.uppercased() : method
+    }
+
+    /// `url` without query and fragment (RFC 9449 §4.2, `htu`). An absolute URL's string is cut
+    /// at its first `?` or `#` — neither can appear unencoded before the query or fragment they
+    /// start — rather than taken apart and put together again by `URLComponents`.
     package static func target(of url: URL) -> String {
+        if url.baseURL == nil {
+            let string = url.absoluteString
+            guard let cut = string.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else {
+                return string
+            }
+            return String(string[..<cut])
+        }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         components.query = nil
         components.fragment = nil
@@ -87,8 +119,9 @@ package struct JWTKitDPoPKey: DPoPKey {
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    /// RFC 9449 §4.2's claims; a proof is checked by the server, never here.
-    private struct Claims: JWTPayload {
+    /// RFC 9449 §4.2's claims; a proof is checked by the server, never here. Written by
+    /// ``writeJSON(to:)`` (``JOSECompactJSONEncoder``); `Codable` gives the same object.
+    private struct Claims: JWTPayload, JOSEDirectJSON {
         let jti: String
         let htm: String
         let htu: String
@@ -97,6 +130,17 @@ package struct JWTKitDPoPKey: DPoPKey {
         let nonce: String?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {}
+
+        func writeJSON(to writer: inout JOSEJSONWriter) {
+            writer.beginObject()
+            writer.member("jti", base64URL: jti.utf8)
+            writer.member("htm", htm)
+            writer.member("htu", htu)
+            writer.member("iat", iat)
+            if let ath { writer.member("ath", base64URL: ath.utf8) }
+            if let nonce { writer.member("nonce", nonce) }
+            writer.endObject()
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JWTKit
 import RiderDomain
 import RiderOpenIDConnect
 import Testing
@@ -81,6 +82,76 @@ struct DPoPKeyTests {
         #expect(first.claims["ath"] == nil && first.claims["nonce"] == nil)
         #expect(first.claims["jti"] as? String != second.claims["jti"] as? String)
         #expect(first.verifiesWithItsOwnKey && second.verifiesWithItsOwnKey)
+    }
+
+    /// Strings a proof must carry exactly, whatever is in them: JSON's two escaped characters,
+    /// every control character, and text beyond ASCII (U+2028 and U+2029 are legal JSON as is).
+    static let awkward = "q\"uote b\\ack\\\\slash /slash \u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F} é ☃️ 🚲 \u{2028}\u{2029} end"
+
+    @Test("proofs carry odd nonces and addresses exactly: quotes, backslashes and control characters escaped, Unicode as is; still verified by swift-crypto")
+    func escaping() async throws {
+        let key = JWTKitDPoPKey()
+        let nonces = [Self.awkward, "\"", "\\", "", String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) })]
+        let urls = ["https://api.example.test/rid%22ers/%5C/caf%C3%A9?q=%22#frag",
+                    "https://api.example.test/%C3%A7a/va?x", "http://[::1]:8080/a;b=c/d?e?f#g#h"]
+        for nonce in nonces {
+            for address in urls {
+                let url = try #require(URL(string: address))
+                let proof = try Proof(try await key.proof(method: "post", url: url, accessToken: "t\"k\\n",
+                                                          nonce: nonce, at: Self.now))
+                #expect(proof.claims["nonce"] as? String == nonce)
+                #expect(proof.claims["htu"] as? String == JWTKitDPoPKey.target(of: url))
+                #expect(proof.claims["ath"] as? String == Self.sha256Base64URL("t\"k\\n"))
+                #expect(proof.claims["htm"] as? String == "POST")
+                #expect(proof.verifiesWithItsOwnKey)
+            }
+        }
+    }
+
+    @Test("htu is the address without query and fragment, the same as URLComponents makes it")
+    func targets() throws {
+        let cases = [
+            "https://api.example.test/riders/me?fields=all#top": "https://api.example.test/riders/me",
+            "https://api.example.test": "https://api.example.test",
+            "https://api.example.test/?": "https://api.example.test/",
+            "https://api.example.test/a#b?c": "https://api.example.test/a",
+            "http://user:pw@127.0.0.1:8080/a%3Fb/c%23d?x=1?y=2": "http://user:pw@127.0.0.1:8080/a%3Fb/c%23d",
+            "http://[::1]:9/p;q=r": "http://[::1]:9/p;q=r",
+            "https://xn--bcher-kva.example.test/%C3%A7a": "https://xn--bcher-kva.example.test/%C3%A7a",
+        ]
+        for (address, expected) in cases {
+            let url = try #require(URL(string: address))
+            #expect(JWTKitDPoPKey.target(of: url) == expected, "\(address)")
+            var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+            components.query = nil
+            components.fragment = nil
+            #expect(JWTKitDPoPKey.target(of: url) == components.string, "\(address)")
+        }
+    }
+
+    @Test("jwt-kit's header and claims written without JSONEncoder: the same JSON objects, keys in order, odd strings escaped")
+    func compactEncoder() throws {
+        var header = JWTHeader()
+        header.typ = "dpop+jwt"
+        header.alg = "ES256"
+        header.jwk = ["kty": .string("EC"), "crv": .string("P-256"), "x": .string(Self.awkward), "y": .string("\\\"")]
+        header.fields["nested"] = .array([.int(-42), .bool(true), .bool(false), .null, .string(Self.awkward),
+                                         .object(["b": .int(1_800_000_000), "a": .array([])])])
+        let encoder = JOSECompactJSONEncoder()
+        let written = try encoder.encode(header)
+        let text = try #require(String(data: written, encoding: .utf8))
+        #expect(text.hasPrefix(#"{"alg":"ES256","jwk":{"crv":"P-256","kty":"EC","x":"q\"uote b\\ack"#), "\(text)")
+        #expect(!text.contains("\n") && !text.unicodeScalars.contains { $0.value < 0x20 }, "control characters escaped")
+        #expect(try encoder.encode(header) == written, "the same header, the same bytes")
+        // Read back by Foundation's parser, the same object JSONEncoder writes.
+        func canonical(_ json: Data) throws -> Data {
+            try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: json), options: [.sortedKeys])
+        }
+        #expect(try canonical(written) == canonical(JSONEncoder().encode(header)))
+        // A non-integer number is left to JSONEncoder, which decides its text.
+        header.fields["ratio"] = .decimal(0.5)
+        let decimal = try #require(try JSONSerialization.jsonObject(with: encoder.encode(header)) as? [String: Any])
+        #expect(decimal["ratio"] as? Double == 0.5)
     }
 
     @Test("the key kept in the vault signs as before: same public key, same thumbprint (RFC 7638's example shape)")
