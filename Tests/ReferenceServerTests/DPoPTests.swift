@@ -142,6 +142,26 @@ struct DPoPTests {
         }
     }
 
+    @Test("a key the server has seen is checked afresh on every proof: its jwk over another key's signature, or its proof with other claims, is refused")
+    func knownKeyStillChecked() async throws {
+        try await TestServer.with(Self.configuration(.supported)) { server in
+            let key = ProofKey()
+            let url = Self.url(server, "/auth/token")
+            _ = try await Self.boundLogin(server, key: key)
+            let forged = try await ProofKey().proof("POST", url, flaws: .init(headerKey: key))
+            let parts = try await key.proof("POST", url).split(separator: ".").map(String.init)
+            let otherClaims = try await key.proof("POST", url).split(separator: ".").map(String.init)
+            let spliced = [parts[0], otherClaims[1], parts[2]].joined(separator: ".")
+            for proof in [forged, spliced] {
+                let response = try await Self.login(server, proof: proof)
+                #expect(response.status == 400, "\(response.text)")
+                #expect(try Self.tokenError(response) == "invalid_dpop_proof")
+                #expect(response.text.contains("signature"), "\(response.text)")
+            }
+            _ = try await Self.boundLogin(server, key: key)
+        }
+    }
+
     @Test("a proof's iat within a minute of the server's clock, either way, is taken")
     func iatWindow() async throws {
         try await TestServer.with(Self.configuration(.supported)) { server in

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JWTKit
+import Synchronization
 
 /// Checks DPoP proofs (RFC 9449 §4.3) and remembers the ones it took, so none is taken twice.
 ///
@@ -65,7 +66,8 @@ actor DPoPProofVerifier {
         return fresh
     }
 
-    /// Checks `proof` for one request.
+    /// Checks `proof` for one request. Everything but the `jti` and nonce bookkeeping runs off the
+    /// actor, so the signature checks of concurrent requests run in parallel.
     /// - Parameters:
     ///   - method: the request's method, which `htm` must name.
     ///   - targets: the addresses (already ``normalizedTarget(_:)``) under which the client may
@@ -74,18 +76,21 @@ actor DPoPProofVerifier {
     ///     endpoint, where a proof has no `ath` to check.
     /// - Returns: the proof's key thumbprint.
     /// - Throws: ``Refusal`` naming the first check that failed.
-    func check(_ proof: String, method: String, targets: Set<String>, accessToken: String?) async throws(Refusal) -> Proof {
+    nonisolated func check(_ proof: String, method: String, targets: Set<String>,
+                           accessToken: String?) async throws(Refusal) -> Proof {
         guard proof.utf8.count <= Self.maximumProofLength else { throw Refusal(reason: "the DPoP proof is too long") }
-        let (header, claims, key) = try Self.parse(proof)
-        do {
-            let keys = await JWTKeyCollection().add(ecdsa: key)
-            _ = try await keys.verify(proof, as: Claims.self)
-        } catch {
+        let token = Array(proof.utf8)
+        let (header, claims, signature, jwk) = try Self.parse(token)
+        let key = try await keys.key(x: jwk.x, y: jwk.y)
+        // jwt-kit's ES256 check (its `JWTAlgorithm`, as its key collection's `verify` uses) over
+        // the proof's first two parts, parsed once above rather than again by the collection.
+        let signed = token[..<(token.lastIndex(of: UInt8(ascii: ".")) ?? token.endIndex)]
+        guard (try? key.algorithm.verify(signature, signs: signed)) == true else {
             throw Refusal(reason: "the DPoP proof's signature does not verify with the key in its header")
         }
         guard header.typ == "dpop+jwt" else { throw Refusal(reason: "the DPoP proof's typ is not dpop+jwt") }
         guard claims.htm == method else { throw Refusal(reason: "the DPoP proof's htm is not this request's method") }
-        guard let htu = Self.normalizedTarget(claims.htu), targets.contains(htu) else {
+        guard let htu = Self.normalizedTargets.value(for: claims.htu, making: Self.normalizedTarget), targets.contains(htu) else {
             throw Refusal(reason: "the DPoP proof's htu is not this request's address")
         }
         let clock = now()
@@ -97,6 +102,12 @@ actor DPoPProofVerifier {
                 throw Refusal(reason: "the DPoP proof's ath does not match the access token")
             }
         }
+        try await accept(claims, now: clock)
+        return Proof(thumbprint: key.thumbprint)
+    }
+
+    /// The checks that need what the server remembers: the nonce, then the `jti`.
+    private func accept(_ claims: Claims, now clock: Date) throws(Refusal) {
         if requiresNonces {
             let current = currentNonce()
             guard let sent = claims.nonce, sent == current || sent == nonce?.previous else {
@@ -109,8 +120,6 @@ actor DPoPProofVerifier {
             throw Refusal(reason: "the DPoP proof's jti must be 1 to 256 characters")
         }
         try remember(claims.jti, leavesWindowAt: Date(timeIntervalSince1970: claims.iat + Self.window), now: clock)
-        guard let parameters = key.parameters else { throw Refusal(reason: "the DPoP proof's jwk is not a P-256 key") }
-        return Proof(thumbprint: Self.thumbprint(x: parameters.x, y: parameters.y))
     }
 
     /// Records `jti`, or refuses it as a replay (or when the cache is full of live proofs).
@@ -125,11 +134,14 @@ actor DPoPProofVerifier {
         seen[jti] = expiry
     }
 
-    /// The header and claims of `proof`, and the public key its header carries.
-    private static func parse(_ proof: String) throws(Refusal) -> (JWTHeader, Claims, ES256PublicKey) {
-        let header: JWTHeader, claims: Claims
+    /// jwt-kit's parser, reading headers with ``ProofHeaderDecoder``.
+    private static let parser = DefaultJWTParser(jsonDecoder: ProofHeaderDecoder())
+
+    /// The header and claims of `proof`, its signature, and the public key its header carries.
+    private static func parse(_ proof: [UInt8]) throws(Refusal) -> (JWTHeader, Claims, Data, (x: String, y: String)) {
+        let header: JWTHeader, claims: Claims, signature: Data
         do {
-            (header, claims, _) = try DefaultJWTParser().parse(Array(proof.utf8), as: Claims.self)
+            (header, claims, signature) = try parser.parse(proof, as: Claims.self)
         } catch {
             throw Refusal(reason: "the DPoP proof is not a JWT with jti, htm, htu and iat")
         }
@@ -141,11 +153,51 @@ actor DPoPProofVerifier {
             throw Refusal(reason: "the DPoP proof's jwk holds a private key")
         }
         guard jwk["kty"]?.asString == "EC", jwk["crv"]?.asString == "P-256",
-              let x = jwk["x"]?.asString, let y = jwk["y"]?.asString,
-              let key = try? ES256PublicKey(parameters: (x: x, y: y))
+              let x = jwk["x"]?.asString, let y = jwk["y"]?.asString
         else { throw Refusal(reason: "the DPoP proof's jwk is not a P-256 public key") }
-        return (header, claims, key)
+        return (header, claims, signature, (x, y))
     }
+
+    /// Proof keys already seen, by their `x` and `y`: a client signs its every proof with the
+    /// same key, and making jwt-kit's key from the `jwk` (decoding the point, checking it is on
+    /// the curve) costs a good part of a signature check. At most ``capacity`` keys; when full,
+    /// it starts again empty.
+    private let keys = ProofKeys()
+
+    final class ProofKeys: Sendable {
+        struct Key: Sendable {
+            /// jwt-kit's ES256 algorithm holding the public key.
+            let algorithm: any JWTAlgorithm
+            /// Its RFC 7638 thumbprint.
+            let thumbprint: String
+        }
+
+        static let capacity = 1_024
+        private let known = Mutex<[String: Key]>([:])
+
+        func key(x: String, y: String) async throws(Refusal) -> Key {
+            let name = x + "." + y
+            if let key = known.withLock({ $0[name] }) { return key }
+            let key: Key
+            do {
+                let publicKey = try ES256PublicKey(parameters: (x: x, y: y))
+                guard let parameters = publicKey.parameters else { throw Refusal(reason: "") }
+                key = Key(algorithm: try await JWTKeyCollection().add(ecdsa: publicKey).getKey(),
+                          thumbprint: DPoPProofVerifier.thumbprint(x: parameters.x, y: parameters.y))
+            } catch {
+                throw Refusal(reason: "the DPoP proof's jwk is not a P-256 public key")
+            }
+            known.withLock {
+                if $0.count >= Self.capacity { $0.removeAll() }
+                $0[name] = key
+            }
+            return key
+        }
+    }
+
+    /// ``normalizedTarget(_:)`` of the `htu`s and server addresses seen lately: the same few
+    /// addresses come with every request, and `URLComponents` is slower than the lookup.
+    static let normalizedTargets = Memo<String, String?>()
 
     /// `url` as `htu` is compared (RFC 9449 §4.3 (9), RFC 3986 §6.2.2–6.2.3): scheme and host in
     /// lower case, no default port, an empty path as `/`, no query or fragment; `nil` for what
@@ -171,9 +223,17 @@ actor DPoPProofVerifier {
         base64URL(Data(SHA256.hash(data: Data(accessToken.utf8))))
     }
 
+    /// One pass over base64's text (every request hashes its token into one) rather than three
+    /// `replacingOccurrences`.
     private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        String(decoding: data.base64EncodedString().utf8.compactMap { byte -> UInt8? in
+            switch byte {
+            case UInt8(ascii: "+"): UInt8(ascii: "-")
+            case UInt8(ascii: "/"): UInt8(ascii: "_")
+            case UInt8(ascii: "="): nil
+            default: byte
+            }
+        }, as: UTF8.self)
     }
 
     /// RFC 9449 §4.2's claims. `iat` as a number, whole or not.
@@ -187,5 +247,26 @@ actor DPoPProofVerifier {
 
         /// The checks are the verifier's, which knows the request and the clock.
         func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+}
+
+/// The answers of a pure function for the arguments seen lately, at most ``capacity`` of them;
+/// when full, it starts again empty (arguments can come from clients, so it must not grow).
+final class Memo<Argument: Hashable & Sendable, Value: Sendable>: Sendable {
+    let capacity: Int
+    private let values = Mutex<[Argument: Value]>([:])
+
+    init(capacity: Int = 1_024) {
+        self.capacity = capacity
+    }
+
+    func value(for argument: Argument, making make: (Argument) -> Value) -> Value {
+        if let known = values.withLock({ $0[argument] }) { return known }
+        let value = make(argument)
+        values.withLock {
+            if $0.count >= capacity { $0.removeAll() }
+            $0[argument] = value
+        }
+        return value
     }
 }

@@ -50,16 +50,28 @@ extension ReferenceResponder {
     /// `[::1]` all reach a loopback server and the client signs the one it used. Any other
     /// `Host` is not taken on the request's word: a proof made for another server must not pass.
     func proofTargets(of request: Request) async -> Set<String> {
-        let origin = await store.origin
-        let path = request.uri.path
-        var targets = Set([origin + path].compactMap(DPoPProofVerifier.normalizedTarget))
-        if let authority = request.head.authority, LoopbackAuthority.accepts(authority),
-           let named = DPoPProofVerifier.normalizedTarget("http://\(authority)\(path)"),
-           URLComponents(string: named)?.port == URLComponents(string: origin)?.port {
-            targets.insert(named)
+        let address = ProofAddress(origin: await store.origin, authority: request.head.authority, path: request.uri.path)
+        return Self.recentProofTargets.value(for: address) { address in
+            var targets = Set([address.origin + address.path].compactMap(DPoPProofVerifier.normalizedTarget))
+            if let authority = address.authority, LoopbackAuthority.accepts(authority),
+               let named = DPoPProofVerifier.normalizedTarget("http://\(authority)\(address.path)"),
+               URLComponents(string: named)?.port == URLComponents(string: address.origin)?.port {
+                targets.insert(named)
+            }
+            return targets
         }
-        return targets
     }
+
+    /// What ``proofTargets(of:)`` depends on.
+    struct ProofAddress: Hashable, Sendable {
+        let origin: String
+        let authority: String?
+        let path: String
+    }
+
+    /// ``proofTargets(of:)`` of the addresses seen lately: a client calls the same few, and
+    /// working the set out again takes several `URLComponents` per request.
+    static let recentProofTargets = Memo<ProofAddress, Set<String>>()
 }
 
 extension HTTPField.Name {
