@@ -11,7 +11,9 @@ struct ProfileAvatarCommand: GlobalOptionsCommand {
             The picture's content decides its type, not its name. An empty file, a file over \
             5 MiB or one that is neither JPEG nor PNG exits with 9 before anything is sent. While \
             a file of 256 KiB or more uploads, a progress bar (percentage and bytes sent) shows \
-            on standard error when it is a terminal (never with --json).
+            on standard error when it is a terminal (never with --json); once every byte is sent \
+            it says it is waiting for the server. Ctrl-C then says whether the new picture may \
+            have reached the server (`rider profile show` tells).
 
             Example:
               rider profile avatar ~/Pictures/me.jpg
@@ -33,7 +35,10 @@ struct ProfileAvatarCommand: GlobalOptionsCommand {
         let bar = UploadProgressBar("Uploading \(filename)", byteCount: data.count, json: global.json)
         let rider: Rider
         do {
-            rider = try await profile.uploadAvatar(data, filename: filename, progress: bar.observer)
+            let observer = bar.observer
+            rider = try await Interruption.cancelling(saying: { bar.interruptedUpload }) {
+                try await profile.uploadAvatar(data, filename: filename, progress: observer)
+            }
             bar.stop()
         } catch {
             // Erased before the error is printed on the same line.

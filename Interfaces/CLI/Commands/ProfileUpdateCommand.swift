@@ -70,8 +70,18 @@ struct ProfileUpdateCommand: GlobalOptionsCommand {
 
     func run() async throws {
         let context = try CommandContext(global)
-        let base = ifMatch.map(EntityTag.init(rawValue:))
-        let updated = try await context.rider.profile.update(try patch(), basedOn: base)
+        let (patch, profile) = (try patch(), context.rider.profile)
+        var base = ifMatch.map(EntityTag.init(rawValue:))
+        if base == nil, !patch.isEmpty {
+            // The current tag is read here rather than inside the update, so Ctrl-C can say truly
+            // that nothing was sent yet.
+            base = try await Interruption.cancelling(saying: "cancelled before the change was sent: your profile is "
+                + "unchanged.") { try await profile.get().entityTag }
+        }
+        // Ctrl-C cannot call back a request already on its way: say the change may have been made.
+        let updated = try await Interruption.cancelling(saying: Interruption.writeMayHaveHappened) { [base] in
+            try await profile.update(patch, basedOn: base)
+        }
         let output = RiderOutput(updated)
         try context.print(json: output, lines: ["Profile updated."] + output.lines)
     }

@@ -12,10 +12,25 @@ import Darwin
 enum Interruption {
     private static let signals = [SIGINT, SIGTERM, SIGHUP]
 
+    /// What a cancelled write says: a request already sent cannot be called back, so the server
+    /// may have made the change (or may not): the person looks rather than guesses.
+    static let writeMayHaveHappened = "cancelled while the change was on its way to the server: it may have been "
+        + "made. `rider profile show` tells."
+
     /// Runs `operation`, cancelling it when one of the signals arrives.
     /// - Parameter cancelled: printed on standard error when a signal cancelled the operation.
     /// - Returns: what `operation` returns, when no signal came.
     static func cancelling<Result: Sendable>(saying cancelled: String,
+                                             _ operation: @escaping @Sendable () async throws -> Result)
+        async throws -> Result {
+        try await cancelling(saying: { cancelled }, operation)
+    }
+
+    /// Runs `operation`, cancelling it when one of the signals arrives.
+    /// - Parameter cancelled: what to print on standard error when a signal cancelled the
+    ///   operation, asked then (an upload knows only then how much of it was sent).
+    /// - Returns: what `operation` returns, when no signal came.
+    static func cancelling<Result: Sendable>(saying cancelled: @escaping @Sendable () -> String,
                                              _ operation: @escaping @Sendable () async throws -> Result)
         async throws -> Result {
         let task = Task { try await operation() }
@@ -27,7 +42,7 @@ enum Interruption {
         let outcome = await task.result
         watch.cancel()
         if let number = received.value {
-            Console.standardError("rider: " + cancelled)
+            Console.standardError("rider: " + cancelled())
             signal(number, SIG_DFL)
             kill(getpid(), number)
         }

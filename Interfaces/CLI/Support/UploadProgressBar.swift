@@ -22,6 +22,8 @@ final class UploadProgressBar: Sendable {
     private let line: StatusLine?
     /// The percentage last drawn: the bar is redrawn when it changes, not for every slice.
     private let drawn = Mutex<Int?>(nil)
+    /// The last progress reported, for what Ctrl-C says (`nil`: none reported, or no bar).
+    private let reported = Mutex<UploadProgress?>(nil)
 
     /// A bar that draws when it can help: a large file, standard error a terminal, and no
     /// `--json` (whose errors go to standard error as JSON, which a bar would corrupt).
@@ -42,6 +44,7 @@ final class UploadProgressBar: Sendable {
     }
 
     private func show(_ progress: UploadProgress) {
+        reported.withLock { $0 = progress }
         guard let line else { return }
         let percent = Self.percent(progress)
         drawn.withLock { drawn in
@@ -56,6 +59,26 @@ final class UploadProgressBar: Sendable {
         line?.clear()
     }
 
+    /// What Ctrl-C during the upload says, erasing the bar first: whether the picture can have
+    /// reached the server, as far as the transport reported what it sent.
+    var interruptedUpload: String {
+        stop()
+        let progress = reported.withLock { $0 }
+        let sent = progress.map { $0.totalBytes > 0 && $0.sentBytes >= $0.totalBytes }
+        switch sent {
+        case true?:
+            return "cancelled after the whole picture was sent, before the server answered: your avatar may have "
+                + "changed. `rider profile show` tells."
+        case false? where progress?.sentBytes == 0:
+            return "cancelled before any of the picture was sent: your avatar is unchanged."
+        case false?:
+            return "cancelled part-way through the upload: the server got only part of the picture, so your avatar "
+                + "should be unchanged. `rider profile show` tells."
+        case nil:
+            return "cancelled during the upload: your avatar may have changed. `rider profile show` tells."
+        }
+    }
+
     /// Whole percent, rounded down: what the bar prints, and what decides when it is redrawn.
     private static func percent(_ progress: UploadProgress) -> Int {
         Int((progress.fractionCompleted * 100).rounded(.down))
@@ -68,6 +91,9 @@ final class UploadProgressBar: Sendable {
         let percent = Self.percent(progress)
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let percentText = String(repeating: " ", count: 3 - String(percent).count) + "\(percent)%"
-        return "\(label) [\(bar)] \(percentText)  \(ByteCount(progress.sentBytes)) of \(ByteCount(progress.totalBytes))"
+        let line = "\(label) [\(bar)] \(percentText)  \(ByteCount(progress.sentBytes)) of \(ByteCount(progress.totalBytes))"
+        // All of it sent: what is left is the server's part (storing, resizing), however long.
+        let sentAll = progress.totalBytes > 0 && progress.sentBytes >= progress.totalBytes
+        return sentAll ? line + "; waiting for the server..." : line
     }
 }

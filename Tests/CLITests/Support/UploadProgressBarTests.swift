@@ -10,7 +10,7 @@ struct UploadProgressBarTests {
     @Test("the bar fills with the bytes sent, the percentage and sizes beside it", arguments: [
         (0, "Uploading me.jpg [....................]   0%  0 bytes of 4.1 MiB"),
         (2_202_009, "Uploading me.jpg [#########...........]  49%  2 MiB of 4.1 MiB"),
-        (4_404_019, "Uploading me.jpg [####################] 100%  4.1 MiB of 4.1 MiB"),
+        (4_404_019, "Uploading me.jpg [####################] 100%  4.1 MiB of 4.1 MiB; waiting for the server..."),
     ])
     func rendering(sent: Int, expected: String) {
         #expect(UploadProgressBar.render("Uploading me.jpg", UploadProgress(sentBytes: sent, totalBytes: total)) == expected)

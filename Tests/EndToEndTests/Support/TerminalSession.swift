@@ -58,6 +58,11 @@ struct TerminalSession {
         try tmux(["send-keys", "-t", name, "Enter"])
     }
 
+    /// Presses a key tmux names (`C-c` for Ctrl-C), as a person would.
+    func press(_ key: String) throws {
+        try tmux(["send-keys", "-t", name, key])
+    }
+
     /// Ends the session and its private tmux server. `kill-server` alone was seen to leave the
     /// server running here, so it is also ended by its pid.
     func stop() {
