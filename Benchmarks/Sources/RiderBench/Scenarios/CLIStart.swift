@@ -37,10 +37,14 @@ struct CLIStart {
         var floor = Measurement(samples: [])
         for _ in 0..<runs { floor.samples.append(try ChildProcess.run(nothing, [], environment: [:]).milliseconds) }
         var failures: [String] = []
-        func time(_ arguments: [String], _ environment: [String: String]) throws -> Measurement {
+        // rider-core beside the measured `rider` (its front, #34): the same commands straight
+        // through it show what the front saves on help and what its `execv` adds to the rest.
+        let coreURL = rider.deletingLastPathComponent().appendingPathComponent("rider-core")
+        let core = FileManager.default.isExecutableFile(atPath: coreURL.path) ? coreURL : nil
+        func time(_ arguments: [String], _ environment: [String: String], through program: URL? = nil) throws -> Measurement {
             var measurement = Measurement(samples: [])
             for _ in 0..<runs {
-                let outcome = try ChildProcess.run(rider, arguments, environment: environment)
+                let outcome = try ChildProcess.run(program ?? rider, arguments, environment: environment)
                 if outcome.status != 0 { failures.append("rider \(arguments.joined(separator: " ")) exited \(outcome.status)") }
                 measurement.samples.append(outcome.milliseconds)
             }
@@ -50,16 +54,10 @@ struct CLIStart {
         let help = try time(["--help"], makeEnvironment("help", "file"))
         let linking = Binaries.staticCLI == nil ? "" : " (static Swift runtime, as `make install` builds it)"
         report.rows.append(ReportRow(name: "`rider --help` p50\(linking)", riderKit: help.p50, floor: floor.p50, unit: "ms"))
-        // The same command from the dynamically linked build beside rider-bench, when the measured
-        // one is the static build: what linking statically buys.
-        let dynamic = Binaries.folder.appendingPathComponent("rider")
-        if Binaries.staticCLI != nil, FileManager.default.isExecutableFile(atPath: dynamic.path) {
-            var linked = Measurement(samples: [])
-            for _ in 0..<runs {
-                linked.samples.append(try ChildProcess.run(dynamic, ["--help"], environment: makeEnvironment("help", "file")).milliseconds)
-            }
-            report.rows.append(ReportRow(name: "`rider --help` p50: static build (left) vs the dynamically linked one (right)",
-                                         riderKit: help.p50, floor: linked.p50, unit: "ms"))
+        if let core {
+            let direct = try time(["--help"], makeEnvironment("help", "file"), through: core)
+            report.rows.append(ReportRow(name: "`rider --help` p50: the front (left) vs rider-core itself (right)",
+                                         riderKit: help.p50, floor: direct.p50, unit: "ms"))
         }
         for (vaultName, signIn, environment) in vaults {
             try sandbox.login(rider, signIn)
@@ -73,6 +71,12 @@ struct CLIStart {
                                          floor: floor.p99, unit: "ms"))
             report.rows.append(ReportRow(name: "`rider whoami` from the server, \(vaultName) p50", riderKit: online.p50,
                                          floor: floor.p50, unit: "ms"))
+            if let core {
+                let direct = try time(["whoami"], environment, through: core)
+                report.rows.append(ReportRow(
+                    name: "`rider whoami` from the server, \(vaultName) p50: through the front (left) vs rider-core itself (right)",
+                    riderKit: online.p50, floor: direct.p50, unit: "ms"))
+            }
             report.check("`rider whoami --policy cache-first` with the \(vaultName) never asked the server", requestsDuring == 0,
                          "\(requestsDuring) requests reached the server")
         }
