@@ -33,4 +33,19 @@ struct LockedKeyringTests {
         #expect(run.status == 11, "\(run)")
         #expect(run.stderr.contains("is locked"), "\(run)")
     }
+
+    @Test("a session stored in a collection that is then locked: the same 'is locked' storage error, never unlocked, no secret shown")
+    func storedSessionInLockedCollection() async throws {
+        let sandbox = try Sandbox(server: URL(string: "http://127.0.0.1:9"))
+        defer { sandbox.remove() }
+        // The session's item is there; only the lock stands between rider and it. The read goes
+        // over the bus in a plain session since #34, and must still stop at the probe's lock.
+        let store = "printf %s 'riderkit:v2:e30' | secret-tool store --label=locked-test xdg:schema org.riderkit.Session "
+            + "service http://127.0.0.1:9 server http://127.0.0.1:9 account u_1"
+        let run = try await sandbox.riderInKeyringSession(["session", "token"], lockingCollection: true, setUp: store,
+                                                          environment: ["RIDER_VAULT": "secret-service"])
+        #expect(run.status == 11, "\(run)")
+        #expect(run.stderr.contains("is locked"), "\(run)")
+        #expect(!run.stdout.contains("e30") && !run.stderr.contains("e30"), "\(run)")
+    }
 }

@@ -5,7 +5,9 @@ extension Sandbox {
     /// scripts/with-keyring.sh, ended after), its `login` collection locked first when
     /// `lockingCollection`: locking the shared session's keyring would disturb the other tests.
     /// Bounded by `timeout` 60 s, so a hang fails the test rather than stalling the suite.
-    func riderInKeyringSession(_ arguments: [String], lockingCollection: Bool,
+    /// - Parameter setUp: a shell command run in the session first, before the collection is
+    ///   locked (to store an item, say).
+    func riderInKeyringSession(_ arguments: [String], lockingCollection: Bool, setUp: String? = nil,
                                environment extra: [String: String] = [:]) async throws -> RiderRun {
         let rider = try RiderProcess.executable()
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -15,7 +17,8 @@ extension Sandbox {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         process.arguments = ["60", repository.appendingPathComponent("scripts/with-keyring.sh").path,
-                             "sh", "-c", (lockingCollection ? "\(lock) && " : "") + "exec \"$0\" \"$@\"", rider.path]
+                             "sh", "-c", (setUp.map { "\($0) && " } ?? "") + (lockingCollection ? "\(lock) && " : "")
+                                + "exec \"$0\" \"$@\"", rider.path]
             + arguments
         process.environment = environment.merging(extra) { $1 }
         let output = Pipe(), errors = Pipe()
