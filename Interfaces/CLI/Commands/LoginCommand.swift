@@ -225,10 +225,32 @@ struct LoginCommand: GlobalOptionsCommand {
         let flow = SignInFlow(browser: BrowserSignIn(redirectPath: redirectPath, timeout: timeout, opensBrowser: opensBrowser,
                                                      prompt: { prompt in Self.tell(prompt, pastes: pastes, timeout: timeout) },
                                                      userAgent: agent))
-        let session = try await Interruption.cancelling(saying: "the sign-in was cancelled; nothing was stored.") {
-            try await rider.signIn(flow)
+        let session: Session
+        do {
+            session = try await Interruption.cancelling(saying: "the sign-in was cancelled; nothing was stored.") {
+                try await rider.signIn(flow)
+            }
+        } catch let error as RiderError where error.remedy == .setClientID {
+            throw await Self.withoutClientID(error, context)
         }
         try await printSignedIn(session, context)
+    }
+
+    /// The one step that works when browser sign-in has no client id: where the provider takes
+    /// registrations (RFC 7591), a sign-in to the server as a protected resource registers rider
+    /// there (docs/registration.md); elsewhere only the provider can give the id.
+    private static func withoutClientID(_ error: RiderError, _ context: CommandContext) async -> RiderError {
+        let server = context.rider.authorizationServer
+        let issuer = context.issuer ?? context.server
+        guard context.rider.api.resource == nil, let discovery = try? await server.provider(),
+              let metadata = try? await discovery.metadata().metadata, metadata.registrationEndpoint != nil else {
+            return RiderError.invalidConfiguration("browser sign-in needs the client id \(issuer) registered for rider, "
+                + "and none is set; the provider takes no registrations, so only its administrators can give one: set "
+                + "it with `rider config set client_id ID` (or RIDER_CLIENT_ID)", underlying: error)
+        }
+        return RiderError.invalidConfiguration("browser sign-in needs a client id at \(issuer), and none is set; the "
+            + "provider registers clients, so run `rider login --web --resource \(context.server)`, which registers "
+            + "rider there and signs in", underlying: error)
     }
 
     /// Whether a browser or device-code sign-in can start: an issuer, or their endpoints set.
