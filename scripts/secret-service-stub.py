@@ -152,7 +152,7 @@ class Stub:
         mode = self.mode()
         self.writes += 1
         self.record_writes()
-        if mode == "accept":
+        if mode in ("accept", "stall-reads"):
             return True
         if mode == "stall":
             self.stalled.append(invocation)
@@ -201,7 +201,16 @@ class Stub:
     def Service_Lock(self, path, invocation, objects):
         return GLib.Variant("(aoo)", ([], NO_PROMPT))  # the stub never locks anything
 
+    def stall_read(self, invocation):
+        """In `stall-reads` mode keeps a secret's read unanswered, as a stuck provider would."""
+        if self.mode() != "stall-reads":
+            return False
+        self.stalled.append(invocation)
+        return True
+
     def Service_GetSecrets(self, path, invocation, paths, session):
+        if self.stall_read(invocation):
+            return None
         return GLib.Variant("(a{o(oayays)})", ({p: self.secret(p, session) for p in paths if p in self.items},))
 
     def Service_ReadAlias(self, path, invocation, name):
@@ -233,6 +242,8 @@ class Stub:
         return GLib.Variant("(oo)", (item_path, NO_PROMPT))
 
     def Item_GetSecret(self, path, invocation, session):
+        if self.stall_read(invocation):
+            return None
         return GLib.Variant("((oayays))", (self.secret(path, session),))
 
     def Item_SetSecret(self, path, invocation, secret):

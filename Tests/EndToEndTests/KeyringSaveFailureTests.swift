@@ -39,6 +39,10 @@ struct KeyringSaveFailureTests {
         echo stall >"$mode"; RIDER_KEYRING_TIMEOUT=0.5 step stalled session refresh
         echo accept >"$mode"; step backAgain session refresh; lookup backAgain
         echo refuse >"$mode"; RIDER_VAULT=secret-service step forced session refresh
+        started=$(date +%s%N)
+        echo stall-reads >"$mode"; RIDER_KEYRING_TIMEOUT=0.5 RIDER_VAULT=secret-service step stalledRead whoami --policy cache-first
+        echo $(( ($(date +%s%N) - started) / 1000000 )) >"$out/stalledRead.ms"
+        echo accept >"$mode"
         """#
 
     @Test("refused and stalled saves go to the encrypted file with a warning and come back; a forced keyring says the session is lost")
@@ -91,7 +95,14 @@ struct KeyringSaveFailureTests {
             #expect(forced.status == 11, "\(forced)")
             #expect(forced.stderr.contains("the server renewed the session, but it could not be saved"), "\(forced)")
             #expect(forced.writes - backAgain.writes == 3, "\(forced)")
-            for name in ["login", "refused", "status", "whoami", "back", "stalled", "backAgain", "forced"] {
+
+            // A provider that never answers the secret's read (the plain-session read's
+            // GetSecrets): the keyring timeout ends it, not GLib's 25 s.
+            let stalledRead = step("stalledRead")
+            #expect(stalledRead.status == 11, "\(stalledRead)")
+            #expect(stalledRead.stderr.contains("did not answer within"), "\(stalledRead)")
+            #expect(stalledRead.milliseconds < 10_000, "\(stalledRead)")
+            for name in ["login", "refused", "status", "whoami", "back", "stalled", "backAgain", "forced", "stalledRead"] {
                 let done = step(name)
                 await sandbox.transcript.record(RiderRun(arguments: [name], status: done.status,
                                                          stdout: done.stdout, stderr: done.stderr))
@@ -128,6 +139,8 @@ private struct Step: CustomStringConvertible {
     }
 
     var status: Int32 { Int32(text("status").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
+    /// How long the step took, for the steps the script times (else `Int.max`).
+    var milliseconds: Int { Int(text("ms").trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max }
     var stdout: String { text("out") }
     var stderr: String { text("err") }
     var writes: Int { Int(text("writes").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
