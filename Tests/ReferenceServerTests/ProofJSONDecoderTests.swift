@@ -7,13 +7,13 @@ import Testing
 /// whatever it reads must be what jwt-kit's own `JSONDecoder` reading gives, and what that
 /// refuses must stay refused.
 @Suite("DPoP proof headers read without JSONDecoder")
-struct ProofHeaderDecoderTests {
+struct ProofJSONDecoderTests {
     static func jwtKit(_ json: String) throws -> JWTHeader {
         try JSONDecoder().decode(JWTHeader.self, from: Data(json.utf8))
     }
 
     static func fast(_ json: String) throws -> JWTHeader {
-        try ProofHeaderDecoder().decode(JWTHeader.self, from: Data(json.utf8))
+        try ProofJSONDecoder().decode(JWTHeader.self, from: Data(json.utf8))
     }
 
     @Test("a proof header, escapes, Unicode, arrays, nulls, numbers and booleans: the same header as JSONDecoder reads", arguments: [
@@ -35,5 +35,45 @@ struct ProofHeaderDecoderTests {
             #expect((try? Self.jwtKit(json)) == nil, "\(json)")
             #expect((try? Self.fast(json)) == nil, "\(json)")
         }
+    }
+}
+
+/// The proof's claims, read without JSONDecoder when every member has its expected type.
+@Suite("DPoP proof claims read without JSONDecoder")
+struct ProofClaimsDecoderTests {
+    typealias Claims = DPoPProofVerifier.Claims
+
+    static func both(_ json: String) -> (fast: Claims?, jwtKit: Claims?) {
+        (try? ProofJSONDecoder().decode(Claims.self, from: Data(json.utf8)),
+         try? JSONDecoder().decode(Claims.self, from: Data(json.utf8)))
+    }
+
+    @Test("claims of every shape read as JSONDecoder reads them, and refused where it refuses them", arguments: [
+        #"{"jti":"j","htm":"GET","htu":"https://a.test/x","iat":1800000000,"ath":"h","nonce":"n\"\\\u0001é"}"#,
+        #"{"jti":"j","htm":"POST","htu":"https://a.test/x","iat":1800000000.5,"ath":null}"#,
+        #"{"jti":"j","htm":"POST","htu":"https://a.test/x","iat":0,"extra":[1,{"a":true}]}"#,
+        #"{"jti":"j","htm":"POST","htu":"https://a.test/x","iat":true}"#,
+        #"{"jti":"j","htm":"POST","htu":"https://a.test/x","iat":"1800000000"}"#,
+        #"{"jti":"j","htm":"POST","htu":"https://a.test/x","iat":1,"ath":5}"#,
+        #"{"jti":7,"htm":"POST","htu":"https://a.test/x","iat":1}"#,
+        #"{"htm":"POST","htu":"https://a.test/x","iat":1}"#,
+        #"["jti"]"#,
+        #"{"jti":"j""#,
+    ])
+    func sameAsJSONDecoder(json: String) {
+        let (fast, jwtKit) = Self.both(json)
+        #expect((fast == nil) == (jwtKit == nil), "\(json)")
+        if let fast, let jwtKit {
+            #expect(fast.jti == jwtKit.jti && fast.htm == jwtKit.htm && fast.htu == jwtKit.htu)
+            #expect(fast.iat == jwtKit.iat && fast.ath == jwtKit.ath && fast.nonce == jwtKit.nonce)
+        }
+    }
+
+    @Test("the usual claims are read by JSONSerialization, not handed on")
+    func fastPath() throws {
+        let object = try #require(try JSONSerialization.jsonObject(
+            with: Data(#"{"jti":"j","htm":"GET","htu":"https://a.test/x","iat":1800000000,"ath":"h"}"#.utf8)) as? [String: Any])
+        let claims = try #require(Claims(jsonObject: object))
+        #expect(claims.iat == 1_800_000_000 && claims.ath == "h" && claims.nonce == nil)
     }
 }

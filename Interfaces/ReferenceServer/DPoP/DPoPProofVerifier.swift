@@ -134,8 +134,8 @@ actor DPoPProofVerifier {
         seen[jti] = expiry
     }
 
-    /// jwt-kit's parser, reading headers with ``ProofHeaderDecoder``.
-    private static let parser = DefaultJWTParser(jsonDecoder: ProofHeaderDecoder())
+    /// jwt-kit's parser, reading headers with ``ProofJSONDecoder``.
+    private static let parser = DefaultJWTParser(jsonDecoder: ProofJSONDecoder())
 
     /// The header and claims of `proof`, its signature, and the public key its header carries.
     private static func parse(_ proof: [UInt8]) throws(Refusal) -> (JWTHeader, Claims, Data, (x: String, y: String)) {
@@ -237,7 +237,7 @@ actor DPoPProofVerifier {
     }
 
     /// RFC 9449 §4.2's claims. `iat` as a number, whole or not.
-    struct Claims: JWTPayload {
+    struct Claims: JWTPayload, JSONObjectDecodable {
         let jti: String
         let htm: String
         let htu: String
@@ -247,6 +247,14 @@ actor DPoPProofVerifier {
 
         /// The checks are the verifier's, which knows the request and the clock.
         func verify(using algorithm: some JWTAlgorithm) async throws {}
+
+        init?(jsonObject object: [String: Any]) {
+            guard let jti = Self.string(object["jti"]), let htm = Self.string(object["htm"]),
+                  let htu = Self.string(object["htu"]), let iat = Self.number(object["iat"]),
+                  let ath = Self.optionalString(object["ath"]), let nonce = Self.optionalString(object["nonce"])
+            else { return nil }
+            (self.jti, self.htm, self.htu, self.iat, self.ath, self.nonce) = (jti, htm, htu, iat, ath, nonce)
+        }
     }
 }
 
