@@ -27,15 +27,16 @@ struct RiderCommand: ParsableCommand {
 
             For jobs with no one to sign in: RIDER_TOKEN holds an access token every command \
             uses as it is (nothing is stored, it is never renewed, and once the server refuses \
-            it the command exits 4 naming the variable); `rider login --with-token` keeps one \
-            read from standard input as the session instead.
+            it the command exits 4 naming the variable). To keep a token as the session \
+            instead, give it on standard input to `rider login --with-token`.
 
             `rider --version` prints the release.
 
             Shell completions: `rider --generate-completion-script bash|zsh|fish` prints a \
             completion script for that shell; README's "Shell completions" says where to put it:
               rider --generate-completion-script zsh > ~/.zfunc/_rider
-              rider --generate-completion-script fish > ~/.config/fish/completions/rider.fish
+              rider --generate-completion-script fish \\
+                > ~/.config/fish/completions/rider.fish
 
             Examples:
               rider config set base_url https://api.example.com

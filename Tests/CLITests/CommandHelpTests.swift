@@ -50,6 +50,26 @@ struct CommandHelpTests {
         #expect(missing.isEmpty, "arguments without help: \(missing)")
     }
 
+    @Test("at 80 columns no help breaks a command: no `…` span and no example line is split across lines")
+    func examplesNeverBreakInsideACommand() {
+        var broken: [String] = []
+        for (path, type) in [([], RiderCommand.self)] + Self.commands() {
+            let name = (["rider"] + path).joined(separator: " ")
+            let lines = type.helpMessage(columns: 80).components(separatedBy: "\n")
+            for (index, line) in lines.enumerated() {
+                // A command in backquotes opens and closes on one line.
+                if line.filter({ $0 == "`" }).count % 2 == 1 { broken.append("\(name): \(line)") }
+                // An example (indented) runs on into an unindented line only when it was wrapped.
+                let next = index + 1 < lines.count ? lines[index + 1] : ""
+                if line.hasPrefix("  "), !line.hasSuffix("\\"), line.trimmingCharacters(in: .whitespaces).hasPrefix("rider")
+                    || line.hasPrefix("  RIDER_"), let first = next.first, !first.isWhitespace, !next.hasSuffix(":") {
+                    broken.append("\(name): \(line) ⏎ \(next)")
+                }
+            }
+        }
+        #expect(broken.isEmpty, "help lines broken inside a command:\n\(broken.joined(separator: "\n"))")
+    }
+
     @Test("the root help mentions --verbose, the config command and shell completions")
     func rootHelpMentionsTheEssentials() {
         let help = RiderCommand.helpMessage(columns: 200)

@@ -40,7 +40,7 @@ struct ConfigSetCommand: GlobalOptionsCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The setting, e.g. base_url or timeout (see `rider config show`).", valueName: "key"),
+    @Argument(help: ArgumentHelp("A setting `rider config show` lists, e.g. timeout.", valueName: "key"),
               completion: .list(ConfigKey.names))
     var key: String
 

@@ -21,7 +21,8 @@ struct ConfigShowCommand: GlobalOptionsCommand {
 
             Examples:
               rider config show
-              rider config show --json | jq -r '.settings[] | select(.source == "file") | .key'
+              rider config show --json \\
+                | jq -r '.settings[] | select(.source == "file") | .key'
             """
     )
 

@@ -8,10 +8,10 @@ struct ConfigUnsetCommand: GlobalOptionsCommand {
         commandName: "unset",
         abstract: "Remove a setting from the config file, so its default applies again.",
         discussion: """
-            Removes the key and keeps every other one, writing the file as `rider config set` \
-            does. A key rider does not know can be removed too when the file has it (rider \
-            refuses to start while the file has one). Removing a key the file does not have \
-            changes nothing and is not an error.
+            Removes the key and keeps every other one.
+            The file is written as `rider config set` writes it. A key rider does not know can \
+            be removed too when the file has it (rider refuses to start while the file has \
+            one). Removing a key the file does not have changes nothing and is not an error.
 
             Examples:
               rider config unset timeout

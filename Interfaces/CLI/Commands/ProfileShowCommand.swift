@@ -7,9 +7,9 @@ struct ProfileShowCommand: GlobalOptionsCommand {
         commandName: "show",
         abstract: "Show your rider profile.",
         discussion: """
-            The "version" line is the profile's entity tag; pass it to \
-            `rider profile update --if-match` to make an edit fail rather than overwrite a newer \
-            version.
+            The "version" line is the profile's entity tag.
+            Given to `rider profile update --if-match`, it makes an edit fail rather than \
+            overwrite a newer version.
 
             Example:
               rider profile show --json

@@ -32,7 +32,8 @@ struct RequestCommand: GlobalOptionsCommand {
 
             Examples:
               rider request /auth/me
-              rider request PATCH /riders/me --data '{"description":"Sundays"}' --header 'If-Match: "v3"'
+              rider request PATCH /riders/me --data '{"description":"Sundays"}' \\
+                --header 'If-Match: "v3"'
               rider request POST https://api.example.com/reports --data @report.json
             """
     )

@@ -6,8 +6,8 @@ struct SessionCommand: ParsableCommand {
         commandName: "session",
         abstract: "Inspect, switch or renew the stored sessions.",
         discussion: """
-            Tokens are never printed, not even with --json or --verbose — except by \
-            `rider session token`, which exists to hand one to a script.
+            Tokens are never printed, not even with --json or --verbose, except by the one \
+            command that exists to hand one to a script: `rider session token`.
 
             A session belongs to a server and an account. Several can be stored side by side; \
             on each server one is active, and commands use it unless given --account (or \

@@ -16,9 +16,10 @@ struct SessionTokenCommand: GlobalOptionsCommand {
             elsewhere, and --json. Exits with 4 when no session is stored or it cannot be renewed.
 
             Keep the token off command lines: every user on the machine can read a process's \
-            arguments (ps, /proc/PID/cmdline), so `curl -H "Authorization: Bearer $(rider \
-            session token)"` shows it to them. With --header it prints the whole header line, \
-            which curl reads from standard input with -H @-.
+            arguments (ps, /proc/PID/cmdline), so this shows it to them:
+              curl -H "Authorization: Bearer $(rider session token)" URL
+            With --header it prints the whole header line, which curl reads from standard \
+            input with -H @-.
 
             A session bound to a DPoP key (RFC 9449; rider session show says so) has tokens that \
             are useless without a proof signed with its key for each request: --dpop-proof METHOD \
@@ -27,7 +28,8 @@ struct SessionTokenCommand: GlobalOptionsCommand {
 
             Examples:
               rider session token --header | curl -H @- "$RIDER_BASE_URL/auth/me"
-              rider session token --dpop-proof GET "$RIDER_BASE_URL/auth/me" | curl -H @- "$RIDER_BASE_URL/auth/me"
+              rider session token --dpop-proof GET "$RIDER_BASE_URL/auth/me" \\
+                | curl -H @- "$RIDER_BASE_URL/auth/me"
             """
     )
 
