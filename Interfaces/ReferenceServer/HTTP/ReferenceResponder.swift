@@ -57,7 +57,7 @@ struct ReferenceResponder: HTTPResponder {
             logger.error("request failed", metadata: ["path": "\(path)", "error": "\(error)"])
             response = Responses.problem(.internalError())
         }
-        if proofs.requiresNonces, let nonce = await proofs.currentNonce(), let name = HTTPField.Name.dpopNonce {
+        if proofs.requiresNonces, let nonce = proofs.currentNonce(), let name = HTTPField.Name.dpopNonce {
             // On every answer, so a client learns a rotated nonce without a refusal first.
             response.headers[name] = nonce
         }
