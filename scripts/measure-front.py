@@ -90,6 +90,22 @@ def main():
             difference = statistics.median(samples[front]) - statistics.median(samples[core])
             cpu_difference = statistics.median(cpu[front]) - statistics.median(cpu[core])
             print(f"{'  front − rider-core, p50':45} {difference:+7.3f}             CPU {cpu_difference:+7.3f}")
+        # The hand-over alone, without rider-core's own spread: the front beside a "rider-core"
+        # that is /bin/true, against /bin/true itself.
+        lone = os.path.join(work, "handover")
+        os.mkdir(lone)
+        shutil.copy2(front, os.path.join(lone, "rider"))
+        shutil.copy2("/bin/true", os.path.join(lone, "rider-core"))
+        handed, direct = [], []
+        for _ in range(runs * 2):
+            handed.append(spawn(os.path.join(lone, "rider"), ["whoami"], environment))
+            direct.append(spawn("/bin/true", ["whoami"], environment))
+        for label, series in (("front → execv /bin/true", handed), ("/bin/true", direct)):
+            print(f"{label:45} {statistics.median(s[0] for s in series):7.3f} / "
+                  f"{percentile([s[0] for s in series], 0.9):7.3f}   CPU {statistics.median(s[2] for s in series):7.3f}")
+        print(f"{'  the hand-over, p50':45} "
+              f"{statistics.median(s[0] for s in handed) - statistics.median(s[0] for s in direct):+7.3f}             CPU "
+              f"{statistics.median(s[2] for s in handed) - statistics.median(s[2] for s in direct):+7.3f}")
     finally:
         server.terminate()
         server.wait()
