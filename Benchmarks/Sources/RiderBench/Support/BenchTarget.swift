@@ -59,8 +59,9 @@ struct BenchTarget {
         BenchTarget(claim: "`rider whoami` from the cache, keyring ≤ 15 ms p50", scenario: "CLI start",
                     row: "`rider whoami` from the cache, Secret Service vault p50", measure: .value, limit: 15,
                     higherIsBetter: false,
-                    whyMissed: "the process start, and libsecret's Diffie-Hellman session with the keyring, computed "
-                        + "in rider and then in the daemon (perf: \(profiles), Keyring)"),
+                    whyMissed: "rider-core's start: page faults mapping it in, the loader, the Swift runtime's "
+                        + "type lookups; the keyring read itself is six D-Bus round trips, without a key exchange "
+                        + "since #34 (perf: docs/performance.md, \"The keyring read without a key exchange (#34)\")"),
         BenchTarget(claim: "a DPoP proof ≤ 1.5× a bare ES256 signature", scenario: "DPoP", row: "DPoP proof",
                     measure: .ratio, limit: 1.5, higherIsBetter: false,
                     whyMissed: "jwt-kit's key collection and JSON encoding of the header and claims around the one signature"),
