@@ -13,7 +13,7 @@ import RiderDomain
 /// Every call runs off the cooperative pool and is cancelled after ``timeout``; each operation
 /// first checks that the default collection exists and is unlocked, because libsecret otherwise
 /// reports a missing keyring as "no such item". Reads go over the bus in a `plain` Secret Service
-/// session, without libsecret's Diffie-Hellman key exchange (``SecretServiceBus``); writes go
+/// session, without libsecret's Diffie-Hellman key exchange (`SecretServiceBus`); writes go
 /// through libsecret.
 public actor SecretServiceTokenVault: TokenVault {
     /// The API origin, stored as the `service` attribute.
