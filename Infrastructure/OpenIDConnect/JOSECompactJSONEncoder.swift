@@ -55,7 +55,7 @@ struct JOSEJSONWriter {
         needsComma = true
     }
 
-    /// `"key":` after a comma where one is due. Keys here are the writer's callers' own names.
+    /// `"key":` (escaped like any string) after a comma where one is due.
     mutating func key(_ key: String) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         string(key)

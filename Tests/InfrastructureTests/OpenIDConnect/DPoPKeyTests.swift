@@ -92,8 +92,10 @@ struct DPoPKeyTests {
     func escaping() async throws {
         let key = JWTKitDPoPKey()
         let nonces = [Self.awkward, "\"", "\\", "", String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) })]
-        let urls = ["https://api.example.test/rid%22ers/%5C/caf%C3%A9?q=%22#frag",
-                    "https://api.example.test/%C3%A7a/va?x", "http://[::1]:8080/a;b=c/d?e?f#g#h"]
+        // Foundation's URL percent-encodes quotes, backslashes and non-ASCII (and punycodes hosts),
+        // so those reach htu encoded; the nonces above carry them raw.
+        let urls = ["https://api.example.test/rid%22ers/%5C/caf%C3%A9?q=%22#frag", "https://api.example.test/a\"b\\c?q",
+                    "https://bücher.example.test/ça\"/x?y", "http://[::1]:8080/a;b=c/d?e?f#g#h"]
         for nonce in nonces {
             for address in urls {
                 let url = try #require(URL(string: address))
