@@ -191,8 +191,8 @@ they were recorded, with the time as it was recorded.
 
 For jobs with no one to sign in: RIDER_TOKEN holds an access token every
 command uses as it is (nothing is stored, it is never renewed, and once the
-server refuses it the command exits 4 naming the variable); `rider login
---with-token` keeps one read from standard input as the session instead.
+server refuses it the command exits 4 naming the variable). To keep a token as
+the session instead, give it on standard input to `rider login --with-token`.
 
 `rider --version` prints the release.
 
@@ -200,8 +200,8 @@ Shell completions: `rider --generate-completion-script bash|zsh|fish` prints a
 completion script for that shell; README's \"Shell completions\" says where to
 put it:
   rider --generate-completion-script zsh > ~/.zfunc/_rider
-  rider --generate-completion-script fish >
-~/.config/fish/completions/rider.fish
+  rider --generate-completion-script fish \\
+    > ~/.config/fish/completions/rider.fish
 
 Examples:
   rider config set base_url https://api.example.com
@@ -503,8 +503,8 @@ OPTIONS:
             return """
 OVERVIEW: Inspect, switch or renew the stored sessions.
 
-Tokens are never printed, not even with --json or --verbose — except by `rider
-session token`, which exists to hand one to a script.
+Tokens are never printed, not even with --json or --verbose, except by the one
+command that exists to hand one to a script: `rider session token`.
 
 A session belongs to a server and an account. Several can be stored side by
 side; on each server one is active, and commands use it unless given --account
@@ -728,9 +728,10 @@ copy the requests elsewhere, and --json. Exits with 4 when no session is stored
 or it cannot be renewed.
 
 Keep the token off command lines: every user on the machine can read a
-process's arguments (ps, /proc/PID/cmdline), so `curl -H \"Authorization: Bearer
-$(rider session token)\"` shows it to them. With --header it prints the whole
-header line, which curl reads from standard input with -H @-.
+process's arguments (ps, /proc/PID/cmdline), so this shows it to them:
+  curl -H \"Authorization: Bearer $(rider session token)\" URL
+With --header it prints the whole header line, which curl reads from standard
+input with -H @-.
 
 A session bound to a DPoP key (RFC 9449; rider session show says so) has tokens
 that are useless without a proof signed with its key for each request:
@@ -739,8 +740,8 @@ and `DPoP: PROOF`, for that one request. The key itself is never printed.
 
 Examples:
   rider session token --header | curl -H @- \"$RIDER_BASE_URL/auth/me\"
-  rider session token --dpop-proof GET \"$RIDER_BASE_URL/auth/me\" | curl -H @-
-\"$RIDER_BASE_URL/auth/me\"
+  rider session token --dpop-proof GET \"$RIDER_BASE_URL/auth/me\" \\
+    | curl -H @- \"$RIDER_BASE_URL/auth/me\"
 
 USAGE: rider session token [--header] [--dpop-proof <METHOD URL> ...] [--server <url>] [--issuer <url>] [--resource <url>] [--account <email|id>] [--json] [--verbose] [--color <when>] [--record <folder>] [--replay <folder>]
 
@@ -1194,8 +1195,9 @@ SUBCOMMANDS:
             return """
 OVERVIEW: Show your rider profile.
 
-The \"version\" line is the profile's entity tag; pass it to `rider profile
-update --if-match` to make an edit fail rather than overwrite a newer version.
+The \"version\" line is the profile's entity tag.
+Given to `rider profile update --if-match`, it makes an edit fail rather than
+overwrite a newer version.
 
 Example:
   rider profile show --json
@@ -2130,8 +2132,8 @@ With --json: {\"file\": …, \"file_exists\": …, \"settings\": [{\"key\", \"va
 
 Examples:
   rider config show
-  rider config show --json | jq -r '.settings[] | select(.source == \"file\") |
-.key'
+  rider config show --json \\
+    | jq -r '.settings[] | select(.source == \"file\") | .key'
 
 USAGE: rider config show [--server <url>] [--issuer <url>] [--resource <url>] [--account <email|id>] [--json] [--verbose] [--color <when>] [--record <folder>] [--replay <folder>]
 
@@ -2249,8 +2251,7 @@ Examples:
 USAGE: rider config set <key> [<value>] [--value-stdin] [--server <url>] [--issuer <url>] [--resource <url>] [--account <email|id>] [--json] [--verbose] [--color <when>] [--record <folder>] [--replay <folder>]
 
 ARGUMENTS:
-  <key>                   The setting, e.g. base_url or timeout (see `rider
-                          config show`).
+  <key>                   A setting `rider config show` lists, e.g. timeout.
   <value>                 The new value (not for client_secret: use
                           --value-stdin).
 
@@ -2291,10 +2292,11 @@ OPTIONS:
             return """
 OVERVIEW: Remove a setting from the config file, so its default applies again.
 
-Removes the key and keeps every other one, writing the file as `rider config
-set` does. A key rider does not know can be removed too when the file has it
-(rider refuses to start while the file has one). Removing a key the file does
-not have changes nothing and is not an error.
+Removes the key and keeps every other one.
+The file is written as `rider config set` writes it. A key rider does not know
+can be removed too when the file has it (rider refuses to start while the file
+has one). Removing a key the file does not have changes nothing and is not an
+error.
 
 Examples:
   rider config unset timeout
@@ -2532,8 +2534,8 @@ are refused.
 
 Examples:
   rider request /auth/me
-  rider request PATCH /riders/me --data '{\"description\":\"Sundays\"}' --header
-'If-Match: \"v3\"'
+  rider request PATCH /riders/me --data '{\"description\":\"Sundays\"}' \\
+    --header 'If-Match: \"v3\"'
   rider request POST https://api.example.com/reports --data @report.json
 
 USAGE: rider request [<options>] <method] [url> ...
