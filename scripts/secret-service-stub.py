@@ -119,6 +119,7 @@ class Stub:
         self.created = int(time.time())
         self.writes = 0
         self.stalled = []        # invocations of stalled writes: kept, so never answered
+        self.asked_for_dh = set()  # bus names of clients that asked for a DH session
         self.record_writes()
         for path, interface in ((SERVICE_PATH, SERVICE), (COLLECTION_PATH, COLLECTION),
                                 (ALIAS_PATH, COLLECTION)):
@@ -152,7 +153,7 @@ class Stub:
         mode = self.mode()
         self.writes += 1
         self.record_writes()
-        if mode in ("accept", "stall-reads"):
+        if mode in ("accept", "stall-reads", "refuse-plain-first"):
             return True
         if mode == "stall":
             self.stalled.append(invocation)
@@ -180,9 +181,17 @@ class Stub:
     def Service_OpenSession(self, path, invocation, algorithm, _input):
         # Only "plain": libsecret first asks for dh-ietf1024-sha256-aes128-cbc-pkcs7 and falls
         # back to plain on exactly this error (secret-session.c, G_DBUS_ERROR_NOT_SUPPORTED).
+        sender = invocation.get_sender()
         if algorithm != "plain":
+            self.asked_for_dh.add(sender)
             invocation.return_dbus_error("org.freedesktop.DBus.Error.NotSupported",
                                          "the stub only offers plain sessions")
+            return None
+        # `refuse-plain-first`: plain only for a client that asked for DH first, as libsecret
+        # does; a client that opens with plain is refused, as the specification lets a provider.
+        if self.mode() == "refuse-plain-first" and sender not in self.asked_for_dh:
+            invocation.return_dbus_error("org.freedesktop.DBus.Error.NotSupported",
+                                         "the stub offers plain sessions only after a DH request")
             return None
         session = "%s/session/%d" % (SERVICE_PATH, self.next_session)
         self.next_session += 1

@@ -11,7 +11,8 @@
 # Inside, RIDER_STUB_KEYRING_MODE_FILE names the file that steers the stub, read again on every
 # write: `accept` (also a missing or empty file), `refuse` (CreateItem and SetSecret fail at once
 # with org.freedesktop.DBus.Error.Failed), `stall` (they never answer; reads still work) or
-# `stall-reads` (writes work; GetSecrets and Item.GetSecret never answer).
+# `stall-reads` (writes work; GetSecrets and Item.GetSecret never answer) or `refuse-plain-first`
+# (a plain session only for a client that asked for a DH one first, as libsecret does).
 # "$RIDER_STUB_KEYRING_MODE_FILE.writes" holds the number of write attempts so far, updated
 # before each one is answered. A caller may set RIDER_STUB_KEYRING_MODE_FILE itself; otherwise
 # it is a file in the throwaway folder that starts as `accept`.

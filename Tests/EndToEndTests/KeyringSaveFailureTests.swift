@@ -42,6 +42,7 @@ struct KeyringSaveFailureTests {
         started=$(date +%s%N)
         echo stall-reads >"$mode"; RIDER_KEYRING_TIMEOUT=0.5 RIDER_VAULT=secret-service step stalledRead whoami --policy cache-first
         echo $(( ($(date +%s%N) - started) / 1000000 )) >"$out/stalledRead.ms"
+        echo refuse-plain-first >"$mode"; RIDER_VAULT=secret-service step plainRefused whoami --policy cache-first
         echo accept >"$mode"
         """#
 
@@ -102,7 +103,13 @@ struct KeyringSaveFailureTests {
             #expect(stalledRead.status == 11, "\(stalledRead)")
             #expect(stalledRead.stderr.contains("did not answer within"), "\(stalledRead)")
             #expect(stalledRead.milliseconds < 10_000, "\(stalledRead)")
-            for name in ["login", "refused", "status", "whoami", "back", "stalled", "backAgain", "forced", "stalledRead"] {
+            // A provider that refuses the plain session the read opens with: the read goes to
+            // libsecret's lookup (DH first, which this stub refuses, then plain) and finds the session.
+            let plainRefused = step("plainRefused")
+            #expect(plainRefused.status == 0, "\(plainRefused)")
+            #expect(plainRefused.stdout.contains(Demo.email), "\(plainRefused)")
+            for name in ["login", "refused", "status", "whoami", "back", "stalled", "backAgain", "forced", "stalledRead",
+                         "plainRefused"] {
                 let done = step(name)
                 await sandbox.transcript.record(RiderRun(arguments: [name], status: done.status,
                                                          stdout: done.stdout, stderr: done.stderr))
