@@ -116,8 +116,8 @@ func runCore() -> Never {
     let candidates = [folder + "/rider-core", folder + "/../libexec/rider/rider-core"]
     for candidate in candidates where access(candidate, X_OK) == 0 {
         execv(candidate, CommandLine.unsafeArgv)
-        let reason = String(cString: strerror(errno))
-        fail("cannot run \(candidate): \(reason)", status: errno == ENOENT ? 127 : 126)
+        let error = errno  // before anything else can change it
+        fail("cannot run \(candidate): \(String(cString: strerror(error)))", status: error == ENOENT ? 127 : 126)
     }
     fail("rider-core is missing (looked for \(candidates[0]) and \(candidates[1])); reinstall rider", status: 127)
 }
