@@ -44,7 +44,16 @@ enum Interruption {
         if let number = received.value {
             Console.standardError("rider: " + cancelled())
             signal(number, SIG_DFL)
-            kill(getpid(), number)
+            // Raised on this thread with the signal unblocked here: sent to the process (kill), it
+            // could wait pending on threads that dispatch left blocking it, and the process then
+            // went on to print "Cancelled." and exit 1.
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, number)
+            pthread_sigmask(SIG_UNBLOCK, &only, nil)
+            raise(number)
+            // Still here: end as the signal would have, status 128 + signal.
+            exit(128 + number)
         }
         return try outcome.get()
     }
