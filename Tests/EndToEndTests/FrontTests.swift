@@ -59,6 +59,33 @@ struct FrontTests {
         #expect(front.stderr == core.stderr, "\(front)\nrider-core: \(core)")
     }
 
+    @Test("the hand-over is an execv: rider-core runs as the same process, with the same arguments and environment, and its exit status is rider's")
+    func sameProcess() async throws {
+        let sandbox = try Sandbox(server: nil)
+        defer { sandbox.remove() }
+        let lone = try Self.loneFront(in: sandbox.root)
+        // A stand-in rider-core that reports what it was given and exits 42.
+        let standIn = lone.deletingLastPathComponent().appendingPathComponent("rider-core")
+        try """
+            #!/usr/bin/python3
+            import os, sys
+            print(os.getpid(), os.getppid(), os.environ.get("FRONT_TEST_MARK"), *sys.argv[1:])
+            sys.exit(42)
+            """.write(to: standIn, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn.path)
+        let process = Process()
+        process.executableURL = lone
+        process.arguments = ["whoami", "--json", "--help"]
+        process.environment = sandbox.environment.merging(["FRONT_TEST_MARK": "kept"]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: try output.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 42)
+        #expect(text == "\(process.processIdentifier) \(getpid()) kept whoami --json --help\n")
+    }
+
     @Test("help wrapped at another width (COLUMNS) is rider-core's, not the generated 80-column text")
     func otherWidth() async throws {
         let sandbox = try Sandbox(server: nil)
