@@ -60,7 +60,7 @@ struct BenchTarget {
                     row: "`rider whoami` from the cache, Secret Service vault p50", measure: .value, limit: 15,
                     higherIsBetter: false,
                     whyMissed: "rider-core's start: page faults mapping it in, the loader, the Swift runtime's "
-                        + "type lookups; the keyring read itself is six D-Bus round trips, without a key exchange "
+                        + "type lookups; the keyring read itself is five D-Bus round trips, without a key exchange "
                         + "since #34 (perf: docs/performance.md, \"The keyring read without a key exchange (#34)\")"),
         BenchTarget(claim: "a DPoP proof ≤ 1.5× a bare ES256 signature", scenario: "DPoP", row: "DPoP proof",
                     measure: .ratio, limit: 1.5, higherIsBetter: false,
