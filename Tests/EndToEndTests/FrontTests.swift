@@ -15,7 +15,7 @@ struct FrontTests {
         defer { sandbox.remove() }
         let core = try RiderProcess.executable(named: "rider-core")
         // A folder holding the front and no rider-core: whatever it prints there, it printed itself.
-        let lone = try Self.loneFront(in: sandbox.root)
+        let lone = try await Self.loneFront(in: sandbox)
         let forms = try await Self.argumentForms(core: core, sandbox: sandbox)
         #expect(forms.count > 100, "only \(forms.count) argument forms: is the command tree read?")
         for arguments in forms {
@@ -63,7 +63,7 @@ struct FrontTests {
     func sameProcess() async throws {
         let sandbox = try Sandbox(server: nil)
         defer { sandbox.remove() }
-        let lone = try Self.loneFront(in: sandbox.root)
+        let lone = try await Self.loneFront(in: sandbox)
         // A stand-in rider-core that reports what it was given and exits 42.
         let standIn = lone.deletingLastPathComponent().appendingPathComponent("rider-core")
         try """
@@ -125,7 +125,7 @@ struct FrontTests {
     func missingCore() async throws {
         let sandbox = try Sandbox(server: nil)
         defer { sandbox.remove() }
-        let lone = try Self.loneFront(in: sandbox.root)
+        let lone = try await Self.loneFront(in: sandbox)
         let run = try await ProgramRun.run(lone, ["whoami"], environment: sandbox.environment, sandbox: sandbox)
         #expect(run.status == 127, "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")
@@ -145,7 +145,8 @@ struct FrontTests {
         let libexec = prefix.appendingPathComponent("libexec/rider", isDirectory: true)
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: libexec, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try RiderProcess.executable(named: "rider"), to: bin.appendingPathComponent("rider"))
+        try await Self.copyExecutable(try RiderProcess.executable(named: "rider"), to: bin.appendingPathComponent("rider"),
+                                      sandbox: sandbox)
         // A symbolic link is enough for the core; it is the front's own folder that is searched.
         try FileManager.default.createSymbolicLink(at: libexec.appendingPathComponent("rider-core"),
                                                    withDestinationURL: try RiderProcess.executable(named: "rider-core"))
@@ -158,12 +159,22 @@ struct FrontTests {
     // MARK: Helpers
 
     /// A copy of the front in a folder of its own, with no rider-core beside it.
-    static func loneFront(in root: URL) throws -> URL {
-        let folder = root.appendingPathComponent("lone-front", isDirectory: true)
+    static func loneFront(in sandbox: Sandbox) async throws -> URL {
+        let folder = sandbox.root.appendingPathComponent("lone-front", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let copy = folder.appendingPathComponent("rider")
-        try FileManager.default.copyItem(at: try RiderProcess.executable(named: "rider"), to: copy)
+        try await copyExecutable(try RiderProcess.executable(named: "rider"), to: copy, sandbox: sandbox)
         return copy
+    }
+
+    /// Copies a program by `cp` in a process of its own. Copied here, its file would be open for
+    /// writing in this process while other tests start programs: a child forked in that moment
+    /// inherits the descriptor, and running the copy then fails with "Text file busy" (ETXTBSY)
+    /// for as long as that child lives.
+    static func copyExecutable(_ source: URL, to destination: URL, sandbox: Sandbox) async throws {
+        let copy = try await ProgramRun.run(URL(fileURLWithPath: "/bin/cp"), [source.path, destination.path],
+                                            environment: sandbox.environment, sandbox: sandbox)
+        #expect(copy.status == 0, "\(copy)")
     }
 
     /// Every spelling of help for the root and every command path in rider-core's tree (read from
