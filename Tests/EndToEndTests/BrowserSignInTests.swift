@@ -58,7 +58,8 @@ struct BrowserSignInTests {
     /// The provider's page behind rider's one-time address: where it sends a browser, read
     /// without following (which spends the address).
     static func providerPage(behind start: URL) async throws -> URL {
-        let transport = AsyncHTTPClientTransport()
+        // As a browser waits (see WebDriver's transport), not the 15 s default.
+        let transport = AsyncHTTPClientTransport(configuration: .init(timeout: 120))
         defer { Task { await transport.shutdown() } }
         let answer = try await transport.send(HTTPRequest(method: .get, url: start, followsRedirects: false))
         guard answer.status == 303, let location = answer.headers["Location"], let page = URL(string: location) else {

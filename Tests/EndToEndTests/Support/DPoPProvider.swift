@@ -111,7 +111,8 @@ struct DPoPProvider: Sendable {
     /// rider's loopback carrying the code; and that redirect followed.
     /// - Returns: the status of rider's answer to the redirect (200: signed in).
     func signIn(at start: URL) async throws -> Int {
-        let transport = AsyncHTTPClientTransport()
+        // Its last request is held by rider's listener until the sign-in ends: a browser's patience.
+        let transport = AsyncHTTPClientTransport(configuration: .init(timeout: 120))
         defer { Task { await transport.shutdown() } }
         func send(_ method: HTTPMethod, _ url: URL, cookie: String? = nil, json: [String: String]? = nil) async throws -> HTTPResponse {
             var headers: HTTPHeaders = [:]

@@ -65,7 +65,10 @@ struct WebDriver: Sendable {
         driver.standardError = FileHandle.nullDevice
         try driver.run()
         // RiderKit's own transport: FoundationNetworking's URLSession fails on chromedriver's answers here.
-        let transport = AsyncHTTPClientTransport()
+        // A generous timeout: a click that leads to rider's loopback lasts until rider has finished
+        // the sign-in (its listener holds the browser's request until then), which under the whole
+        // suite on two cores outlasted the 15 s default. It is a hang detector, not a test of time.
+        let transport = AsyncHTTPClientTransport(configuration: .init(timeout: 120))
         do {
             let result = try await withDriver(port: port, transport: transport, body)
             await transport.shutdown()
