@@ -154,7 +154,8 @@ public struct RiderKit: Sendable {
         reauthentication?.emailOfAccount = { try? await cache.user(id: $0)?.value.email }
         // Each instance refreshes at its own point of the leeway's first half (tests pass 0).
         let sessions = SessionEngine(configuration: api, transport: network, vault: vault, clock: clock, lock: lock,
-                                     refreshJitter: refreshJitter ?? Double.random(in: 0..<0.5), metrics: metrics ?? NoMetrics(), reauthentication: reauthentication,
+                                     refreshJitter: refreshJitter ?? Double.random(in: 0..<0.5),
+                                     metrics: metrics ?? NoMetrics(), reauthentication: reauthentication,
                                      authorizationServer: authorizationServer,
                                      idTokenVerifier: JWTKitSignatureVerifier(), userAgent: userAgent,
                                      cryptography: SwiftCryptoSignInCryptography(), dpopKeys: JWTKitDPoPKeyFactory(),
