@@ -227,44 +227,13 @@ struct ProgramRun: Sendable, CustomStringConvertible {
         "\(program) \(arguments.joined(separator: " ")) → exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
     }
 
-    /// Runs `program` to completion with stdin from /dev/null and stdout and stderr into files.
+    /// Runs `program` to completion with stdin from /dev/null and stdout and stderr into files,
+    /// as ``RiderProcess`` runs `rider`.
     static func run(_ program: URL, _ arguments: [String], environment: [String: String],
                     sandbox: Sandbox) async throws -> ProgramRun {
-        let scratch = sandbox.root.appendingPathComponent("io")
-        let name = UUID().uuidString
-        let outURL = scratch.appendingPathComponent("\(name).out")
-        let errURL = scratch.appendingPathComponent("\(name).err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = scratch
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(90))
-            if process.isRunning { process.terminate() }
-        }
-        defer { watchdog.cancel() }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
-        return ProgramRun(program: program.lastPathComponent, arguments: arguments, status: status,
-                          stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                          stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        let run = try await RiderProcess.run(program, arguments, environment: environment, stdin: nil,
+                                             scratch: sandbox.root.appendingPathComponent("io"), timeout: .seconds(90))
+        return ProgramRun(program: program.lastPathComponent, arguments: arguments, status: run.status,
+                          stdout: run.stdout, stderr: run.stderr)
     }
 }

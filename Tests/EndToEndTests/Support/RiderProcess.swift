@@ -60,14 +60,26 @@ enum RiderProcess {
     static func run(_ arguments: [String], environment: [String: String], stdin: String?, scratch: URL,
                     timeout: Duration = .seconds(90), executable name: String = "rider",
                     through wrapper: [String] = []) async throws -> RiderRun {
-        let process = Process()
+        let program: URL, programArguments: [String]
         if let launcher = wrapper.first {
-            process.executableURL = URL(fileURLWithPath: launcher)
-            process.arguments = Array(wrapper.dropFirst()) + [try executable(named: name).path] + arguments
+            program = URL(fileURLWithPath: launcher)
+            programArguments = Array(wrapper.dropFirst()) + [try executable(named: name).path] + arguments
         } else {
-            process.executableURL = try executable(named: name)
-            process.arguments = arguments
+            program = try executable(named: name)
+            programArguments = arguments
         }
+        let run = try await run(program, programArguments, environment: environment, stdin: stdin, scratch: scratch,
+                                timeout: timeout)
+        return RiderRun(arguments: arguments, status: run.status, stdout: run.stdout, stderr: run.stderr)
+    }
+
+    /// Runs any `program` the same way: to completion, stdout and stderr captured in files under
+    /// `scratch`, `stdin` (or `/dev/null`) as its input, killed after `timeout`.
+    static func run(_ program: URL, _ arguments: [String], environment: [String: String], stdin: String?,
+                    scratch: URL, timeout: Duration) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
         process.environment = environment
         process.currentDirectoryURL = scratch
 
@@ -105,9 +117,7 @@ enum RiderProcess {
             }
             try? input.fileHandleForWriting.close()
         }
-        return RiderRun(
-            arguments: arguments, status: status,
-            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        return (status, String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 }
