@@ -10,6 +10,13 @@ import TestSupport
 /// token waits for one.
 @Suite("Session engine: proactive refresh")
 struct ProactiveRefreshTests {
+    /// Moves the clock on by `seconds`, sends one request, and waits for any refresh it started.
+    private func request(_ harness: UseCaseHarness, after seconds: TimeInterval) async throws {
+        harness.clock.advance(by: seconds)
+        _ = try await harness.getRider()
+        await harness.sessions.finishRefreshing()
+    }
+
     @Test("a token inside the leeway is sent at once, and one refresh renews the session beside it")
     func proactiveRefresh() async throws {
         let harness = try UseCaseHarness.signedIn()
@@ -84,19 +91,13 @@ struct ProactiveRefreshTests {
         harness.stubTokenEndpoint(times: 1, with: .successful(
             Fixtures.tokenResponse(accessToken: "access-2", expiresIn: 30, refreshToken: "refresh-2")))
 
-        harness.clock.advance(by: 14)
-        _ = try await harness.getRider()
-        await harness.sessions.finishRefreshing()
+        try await request(harness, after: 14)
         #expect(harness.transport.count(.post, "/auth/token") == 0)
 
-        harness.clock.advance(by: 2)
-        _ = try await harness.getRider()
-        await harness.sessions.finishRefreshing()
+        try await request(harness, after: 2)
         #expect(harness.transport.count(.post, "/auth/token") == 1)
 
-        harness.clock.advance(by: 1)
-        _ = try await harness.getRider()
-        await harness.sessions.finishRefreshing()
+        try await request(harness, after: 1)
         #expect(harness.transport.count(.post, "/auth/token") == 1)
         #expect(harness.transport.requests(.get, "/riders/me").last?.bearerToken == "access-2")
     }
@@ -113,14 +114,10 @@ struct ProactiveRefreshTests {
         #expect(await harness.vault.storedSession == Fixtures.session())
 
         // Within the 6 s hold, requests go out with the token in hand and start no refresh.
-        harness.clock.advance(by: 5)
-        _ = try await harness.getRider()
-        await harness.sessions.finishRefreshing()
+        try await request(harness, after: 5)
         #expect(harness.transport.count(.post, "/auth/token") == 1)
 
-        harness.clock.advance(by: 1)
-        _ = try await harness.getRider()
-        await harness.sessions.finishRefreshing()
+        try await request(harness, after: 1)
         #expect(harness.transport.count(.post, "/auth/token") == 2)
         #expect(harness.transport.count(.get, "/riders/me") == 3)
     }
