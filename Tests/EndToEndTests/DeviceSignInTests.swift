@@ -48,7 +48,14 @@ struct DeviceSignInTests {
                                   opened: URL, person: (URL) async throws -> Answer) async throws
         -> (run: RiderRun, answer: Answer) {
         async let login = sandbox.rider(arguments, environment: environment)
-        let answer = try await person(try await openedPage(opened))
+        let page: URL
+        do {
+            page = try await openedPage(opened)
+        } catch {
+            // What rider printed meanwhile says where it stopped (the watchdog ends it).
+            throw DirectAPI.Failure(description: "\(error); meanwhile \((try? await login).map(String.init(describing:)) ?? "rider did not run")")
+        }
+        let answer = try await person(page)
         return (try await login, answer)
     }
 
