@@ -47,13 +47,17 @@ struct DeviceSignInTests {
     static func signingIn<Answer>(_ sandbox: Sandbox, _ arguments: [String], environment: [String: String],
                                   opened: URL, person: (URL) async throws -> Answer) async throws
         -> (run: RiderRun, answer: Answer) {
-        async let login = sandbox.rider(arguments, environment: environment)
+        let pid = HangReport.ProcessID()
+        async let login = sandbox.rider(arguments, environment: environment, started: pid.set)
         let page: URL
         do {
             page = try await openedPage(opened)
         } catch {
-            // What rider printed meanwhile says where it stopped (the watchdog ends it).
-            throw DirectAPI.Failure(description: "\(error); meanwhile \((try? await login).map(String.init(describing:)) ?? "rider did not run")")
+            // Where rider is stuck: its threads' stacks now, then what it printed before the
+            // watchdog ended it.
+            let stacks = await HangReport.stacks(of: pid.current, scratch: sandbox.root.appendingPathComponent("io"))
+            let run = (try? await login).map(String.init(describing:)) ?? "rider did not run"
+            throw DirectAPI.Failure(description: "\(error)\n\(run)\n\(stacks)")
         }
         let answer = try await person(page)
         return (try await login, answer)

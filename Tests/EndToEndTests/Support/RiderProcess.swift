@@ -57,9 +57,11 @@ enum RiderProcess {
     ///     `/dev/null`.
     ///   - wrapper: a program that runs `rider` (its path is passed after the wrapper's own
     ///     arguments), such as `scripts/without-keyctl.py`; none unless told.
+    ///   - started: told the child's process id once it runs (to look at a run that hangs).
     static func run(_ arguments: [String], environment: [String: String], stdin: String?, scratch: URL,
                     timeout: Duration = .seconds(90), executable name: String = "rider",
-                    through wrapper: [String] = []) async throws -> RiderRun {
+                    through wrapper: [String] = [],
+                    started: @escaping @Sendable (Int32) -> Void = { _ in }) async throws -> RiderRun {
         let program: URL, programArguments: [String]
         if let launcher = wrapper.first {
             program = URL(fileURLWithPath: launcher)
@@ -69,14 +71,16 @@ enum RiderProcess {
             programArguments = arguments
         }
         let run = try await run(program, programArguments, environment: environment, stdin: stdin, scratch: scratch,
-                                timeout: timeout)
+                                timeout: timeout, started: started)
         return RiderRun(arguments: arguments, status: run.status, stdout: run.stdout, stderr: run.stderr)
     }
 
     /// Runs any `program` the same way: to completion, stdout and stderr captured in files under
-    /// `scratch`, `stdin` (or `/dev/null`) as its input, killed after `timeout`.
+    /// `scratch`, `stdin` (or `/dev/null`) as its input, killed after `timeout`; `started` is told
+    /// its process id.
     static func run(_ program: URL, _ arguments: [String], environment: [String: String], stdin: String?,
-                    scratch: URL, timeout: Duration) async throws -> (status: Int32, stdout: String, stderr: String) {
+                    scratch: URL, timeout: Duration, started: @escaping @Sendable (Int32) -> Void = { _ in })
+        async throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
@@ -112,6 +116,7 @@ enum RiderProcess {
                 continuation.resume(throwing: error)
                 return
             }
+            started(process.processIdentifier)
             if let stdin {
                 try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
             }

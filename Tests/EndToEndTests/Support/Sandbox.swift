@@ -47,10 +47,12 @@ struct Sandbox: Sendable {
         return run
     }
 
-    /// Runs `rider` with this sandbox's environment plus `extra` and records its output.
-    func rider(_ arguments: [String], environment extra: [String: String], stdin: String? = nil) async throws -> RiderRun {
+    /// Runs `rider` with this sandbox's environment plus `extra` and records its output;
+    /// `started` is told its process id.
+    func rider(_ arguments: [String], environment extra: [String: String], stdin: String? = nil,
+               started: @escaping @Sendable (Int32) -> Void = { _ in }) async throws -> RiderRun {
         let run = try await RiderProcess.run(arguments, environment: environment.merging(extra) { $1 }, stdin: stdin,
-                                             scratch: root.appendingPathComponent("io"))
+                                             scratch: root.appendingPathComponent("io"), started: started)
         await transcript.record(run)
         return run
     }
