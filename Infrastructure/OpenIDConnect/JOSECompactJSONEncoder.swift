@@ -2,10 +2,10 @@ import Foundation
 import JWTKit
 
 /// The JSON encoder jwt-kit serializes DPoP proofs with (its `JWTJSONEncoder` hook, set through
-/// `DefaultJWTSerializer(jsonEncoder:)`): jwt-kit still makes the header, base64url-encodes both
-/// parts, signs and assembles the compact JWS; only the two small JSON objects are written here,
-/// straight into bytes, instead of through Foundation's `JSONEncoder` — which cost more than
-/// twice the proof's one ES256 signature.
+/// `DefaultJWTSerializer(jsonEncoder:)`): jwt-kit still base64url-encodes the claims and signs
+/// (``JWTKitDPoPKey``'s signer joins the segments); only the two small JSON objects are written
+/// here, straight into bytes, instead of through Foundation's `JSONEncoder` — which cost more
+/// than twice the proof's one ES256 signature.
 ///
 /// A `JWTHeader` is written member by member, keys in lexicographic order (so the same header is
 /// always the same bytes); a ``JOSEDirectJSON`` value writes itself; anything else goes to

@@ -10,8 +10,8 @@ package struct JWTKitDPoPKey: DPoPKey {
     private let key: P256.Signing.PrivateKey
     /// The same key as jwt-kit takes it, made once: every proof signs with it.
     private let signingKey: ES256PrivateKey
-    /// jwt-kit's signer holding ``signingKey``, made once per key rather than per proof (an actor
-    /// made and filled for each proof cost as much as the rest of the proof's JSON).
+    /// The proof header's segment and jwt-kit's ES256 algorithm for ``signingKey``, made once
+    /// per key rather than per proof.
     private let signer: Signer
     package let publicJWK: [String: String]
     package let thumbprint: String
@@ -54,16 +54,28 @@ package struct JWTKitDPoPKey: DPoPKey {
         let jti = withUnsafeBytes(of: (random.next() as UInt64, random.next() as UInt64)) { Base64URL.string($0) }
         let claims = Claims(jti: jti, htm: Self.uppercased(method), htu: Self.target(of: url),
                             iat: Int(now.timeIntervalSince1970), ath: accessToken.map(signer.tokenHash), nonce: nonce)
-        return try await signer.keys(adding: signingKey).sign(claims, header: signer.header)
+        return try signer.sign(claims, with: try await signer.algorithm(for: signingKey))
     }
 
-    /// jwt-kit's key collection for this key, filled on the first proof and serializing with
-    /// ``JOSECompactJSONEncoder``; the proof header (the same for every proof of the key); and the
-    /// last access token's `ath`, since a session sends the same token until it is renewed.
+    /// What every proof of the key shares: its header's base64url segment (the header is the
+    /// same for every proof), jwt-kit's ES256 algorithm holding the key, and the last access
+    /// token's `ath`, since a session sends the same token until it is renewed.
+    ///
+    /// jwt-kit serializes the claims (`DefaultJWTSerializer`, writing them with
+    /// ``JOSECompactJSONEncoder``) and signs (its ES256 `JWTAlgorithm`, the one its key collection
+    /// signs with: SHA-256 of the signing input, swift-crypto's P-256 signature, `r‖s`); only the
+    /// compact serialization's three segments are joined here (RFC 7515 §7.1), as jwt-kit's
+    /// serializer joins them. Not through the key collection's `sign`: that collection is an
+    /// actor, and each proof entered it and left it again for jwt-kit's serializer — with 32
+    /// requests at once, every proof queued for the one actor, and each hop cost a thread wake-up.
     private final class Signer: Sendable {
-        private let collection = JWTKeyCollection()
-        private let filled = Mutex(false)
         let header: JWTHeader
+        /// base64url of the header's JSON (``JOSECompactJSONEncoder``: members sorted, so the
+        /// same bytes every time), then `.`.
+        private let headerSegment: [UInt8]
+        private let serializer = DefaultJWTSerializer(jsonEncoder: JOSECompactJSONEncoder())
+        /// jwt-kit's ES256 algorithm for the key, from its key collection on the first proof.
+        private let madeAlgorithm = Mutex<(any JWTAlgorithm)?>(nil)
         private let lastHash = Mutex<(token: String, hash: String)?>(nil)
 
         init(publicJWK: [String: String]) {
@@ -72,15 +84,30 @@ package struct JWTKitDPoPKey: DPoPKey {
             header.alg = "ES256"
             header.jwk = publicJWK.mapValues { JWTHeaderField.string($0) }
             self.header = header
+            // Strings only, which the encoder writes itself: this cannot fail.
+            let json = (try? JOSECompactJSONEncoder().encode(header)) ?? Data()
+            headerSegment = Base64URL.encode(json) + [UInt8(ascii: ".")]
         }
 
-        func keys(adding key: ES256PrivateKey) async -> JWTKeyCollection {
-            // Two first proofs at once may both add it: the same key under no kid, harmless.
-            if !filled.withLock({ $0 }) {
-                await collection.add(ecdsa: key, serializer: DefaultJWTSerializer(jsonEncoder: JOSECompactJSONEncoder()))
-                filled.withLock { $0 = true }
-            }
-            return collection
+        /// jwt-kit's ES256 algorithm holding `key`: one trip through a key collection, the first time.
+        func algorithm(for key: ES256PrivateKey) async throws -> any JWTAlgorithm {
+            if let made = madeAlgorithm.withLock({ $0 }) { return made }
+            // Two first proofs at once may both make it: the same key, harmless.
+            let made = try await JWTKeyCollection().add(ecdsa: key).getKey()
+            madeAlgorithm.withLock { $0 = made }
+            return made
+        }
+
+        /// The compact JWS of `claims` under the key's header, signed by `algorithm`.
+        func sign(_ claims: some JWTPayload, with algorithm: any JWTAlgorithm) throws -> String {
+            let payload = try serializer.serialize(claims, header: header)
+            var token = headerSegment
+            token.reserveCapacity(headerSegment.count + payload.count + 1 + 86)
+            token.append(contentsOf: payload)
+            let signature = try algorithm.sign(token)
+            token.append(UInt8(ascii: "."))
+            token.append(contentsOf: Base64URL.encode(signature))
+            return String(decoding: token, as: UTF8.self)
         }
 
         /// `ath` (RFC 9449 §4.2): base64url of the token's SHA-256, worked out once per token.

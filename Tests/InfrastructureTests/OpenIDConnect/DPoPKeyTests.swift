@@ -84,6 +84,23 @@ struct DPoPKeyTests {
         #expect(first.verifiesWithItsOwnKey && second.verifiesWithItsOwnKey)
     }
 
+    @Test("proofs made on 64 tasks at once by a key just restored: each verifies, has its own jti, and the key's one header")
+    func concurrentProofs() async throws {
+        let key = try JWTKitDPoPKey(privateKeyRepresentation: JWTKitDPoPKey().privateKeyRepresentation)
+        let url = try #require(URL(string: "https://api.example.test/riders/me"))
+        let proofs = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<64 {
+                group.addTask { try await key.proof(method: "GET", url: url, accessToken: "access-1", nonce: nil, at: Self.now) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(proofs.map { $0.split(separator: ".").first }).count == 1, "one header, the same bytes every time")
+        let parsed = try proofs.map(Proof.init)
+        #expect(parsed.allSatisfy { $0.verifiesWithItsOwnKey })
+        #expect(Set(parsed.compactMap { $0.claims["jti"] as? String }).count == 64)
+        #expect(parsed.first?.header["jwk"] as? [String: String] == key.publicJWK)
+    }
+
     /// Strings a proof must carry exactly, whatever is in them: JSON's two escaped characters,
     /// every control character, and text beyond ASCII (U+2028 and U+2029 are legal JSON as is).
     static let awkward = "q\"uote b\\ack\\\\slash /slash \u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}\u{7F} é ☃️ 🚲 \u{2028}\u{2029} end"
