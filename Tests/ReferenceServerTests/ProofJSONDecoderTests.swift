@@ -36,6 +36,22 @@ struct ProofJSONDecoderTests {
             #expect((try? Self.fast(json)) == nil, "\(json)")
         }
     }
+
+    @Test("a header read again is read from memory, the same; one refused is refused again; headers that differ only at their end are told apart")
+    func readAgain() throws {
+        let header = #"{"alg":"ES256","jwk":{"crv":"P-256","kty":"EC","x":"AAAA","y":"BBBB"},"typ":"dpop+jwt"}"#
+        let other = #"{"alg":"ES256","jwk":{"crv":"P-256","kty":"EC","x":"AAAA","y":"BBBC"},"typ":"dpop+jwt"}"#
+        let first = try Self.fast(header), again = try Self.fast(header), otherHeader = try Self.fast(other)
+        let expected = try Self.jwtKit(header), otherExpected = try Self.jwtKit(other)
+        #expect(again.fields == first.fields && first.fields == expected.fields)
+        #expect(otherHeader.fields == otherExpected.fields && otherHeader.fields != first.fields)
+        let remembered = ProofJSONDecoder.headers.value(for: .init(Data(header.utf8))) { _ in nil }
+        #expect(remembered?.fields == first.fields, "the second reading came from the memo")
+        for refused in [#"{"alg":"ES256""#, #"["ES256"]"#] {
+            #expect((try? Self.fast(refused)) == nil)
+            #expect((try? Self.fast(refused)) == nil, "\(refused), read again")
+        }
+    }
 }
 
 /// The proof's claims, read without JSONDecoder when every member has its expected type.

@@ -111,7 +111,8 @@ final class DPoPProofVerifier: Sendable {
             throw Refusal(reason: "the DPoP proof's iat is more than \(Int(Self.window)) seconds from the server's time")
         }
         if let accessToken {
-            guard let ath = claims.ath, ConstantTime.equals(ath, Self.hash(accessToken)) else {
+            guard let ath = claims.ath,
+                  ConstantTime.equals(ath, Self.accessTokenHashes.value(for: accessToken, making: Self.hash)) else {
                 throw Refusal(reason: "the DPoP proof's ath does not match the access token")
             }
         }
@@ -234,6 +235,10 @@ final class DPoPProofVerifier: Sendable {
     static func thumbprint(x: String, y: String) -> String {
         base64URL(Data(SHA256.hash(data: Data(#"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#.utf8))))
     }
+
+    /// ``hash(_:)`` of the access tokens proofs came with lately: a client sends the same token
+    /// with every proof until it is renewed. Only tokens the store took reach it.
+    static let accessTokenHashes = Memo<String, String>()
 
     /// `ath` (RFC 9449 §4.2): base64url of the token's SHA-256.
     static func hash(_ accessToken: String) -> String {

@@ -19,13 +19,37 @@ struct ProofJSONDecoder: JWTJSONDecoder {
 
     func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         if T.self == JWTHeader.self {
-            if let fields = Self.fields(of: data), let header = JWTHeader(fields: fields) as? T { return header }
+            if let header = Self.headers.value(for: JSONBytes(data), making: { Self.header($0.bytes) }) as? T { return header }
         } else if let readable = T.self as? any JSONObjectDecodable.Type,
                   let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
                   let value = readable.init(jsonObject: object) as? T {
             return value
         }
         return try fallback.decode(type, from: data)
+    }
+
+    /// ``header(_:)`` of the headers seen lately, by their JSON's bytes: every proof of a key has
+    /// the same header (its `typ`, `alg` and `jwk`), and reading it again cost as much as
+    /// reading the claims. At most 1,024; when full, it starts again empty.
+    static let headers = Memo<JSONBytes, JWTHeader?>()
+
+    /// A header's JSON as a memo's key: hashed as one run of bytes (an array's own hashing feeds
+    /// the hasher a byte at a time).
+    struct JSONBytes: Hashable, Sendable {
+        let bytes: [UInt8]
+
+        init(_ data: Data) {
+            bytes = Array(data)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
+    /// The header `json` holds, or `nil` for what is left to `JSONDecoder`.
+    static func header(_ json: [UInt8]) -> JWTHeader? {
+        fields(of: Data(json)).map { JWTHeader(fields: $0) }
     }
 
     /// A header's members, or `nil` for what is left to `JSONDecoder`.

@@ -33,8 +33,10 @@ extension ReferenceResponder {
     func authorize(_ request: Request, at resource: ProtectedResource, anyAudience: Bool = false) async throws -> Authorized {
         // RFC 9728 §5.1: every challenge names the resource's metadata, so a client given only
         // the resource's address can find who signs it in.
-        let metadata = await protectedResourceMetadataURL(resource)
-        let identifier = resource.identifier(origin: await store.origin)
+        // The store's origin once: each read is a trip into the store's actor.
+        let origin = await store.origin
+        let metadata = origin + resource.metadataPath
+        let identifier = resource.identifier(origin: origin)
         func forThisResource(_ audience: String?, proven: Bool) throws {
             guard !anyAudience, let audience, audience != identifier else { return }
             throw invalidToken(detail: "The access token is for another resource (\(audience)), not \(identifier).",
@@ -61,7 +63,7 @@ extension ReferenceResponder {
             }
             let thumbprint: String
             do {
-                thumbprint = try await resourceRequestProof(request, accessToken: token)
+                thumbprint = try await resourceRequestProof(request, accessToken: token, origin: origin)
             } catch {
                 throw error.wantsNonce ? nonceWanted(detail: error.reason, metadata: metadata)
                                        : invalidProof(detail: error.reason, metadata: metadata)

@@ -18,7 +18,8 @@ extension ReferenceResponder {
         }
         guard proofs.count == 1 else { throw .invalidDPoPProof("send one DPoP header, not several") }
         do {
-            return try await self.proofs.check(proof, method: request.method.rawValue, targets: await proofTargets(of: request),
+            return try await self.proofs.check(proof, method: request.method.rawValue,
+                                               targets: proofTargets(of: request, origin: await store.origin),
                                                accessToken: nil).thumbprint
         } catch {
             throw error.wantsNonce ? .useDPoPNonce(error.reason) : .invalidDPoPProof(error.reason)
@@ -26,16 +27,17 @@ extension ReferenceResponder {
     }
 
     /// The proof of a request to the rider API that carries `accessToken` as
-    /// `Authorization: DPoP` (RFC 9449 §7).
+    /// `Authorization: DPoP` (RFC 9449 §7), sent to the server at `origin` (the store's).
     /// - Returns: the thumbprint of the proof's key, which must be the one the token is bound to.
     /// - Throws: ``DPoPProofVerifier/Refusal`` when there is no proof, several, or one that fails a check.
-    func resourceRequestProof(_ request: Request, accessToken: String) async throws(DPoPProofVerifier.Refusal) -> String {
+    func resourceRequestProof(_ request: Request, accessToken: String,
+                              origin: String) async throws(DPoPProofVerifier.Refusal) -> String {
         let proofs = Self.dpopProofs(of: request)
         guard let proof = proofs.first else {
             throw DPoPProofVerifier.Refusal(reason: "a DPoP-bound access token needs a DPoP proof in a DPoP header")
         }
         guard proofs.count == 1 else { throw DPoPProofVerifier.Refusal(reason: "send one DPoP header, not several") }
-        return try await self.proofs.check(proof, method: request.method.rawValue, targets: await proofTargets(of: request),
+        return try await self.proofs.check(proof, method: request.method.rawValue, targets: proofTargets(of: request, origin: origin),
                                            accessToken: accessToken).thumbprint
     }
 
@@ -49,8 +51,9 @@ extension ReferenceResponder {
     /// `Host` on the server's own port — that `Host` too, since `localhost`, `127.0.0.1` and
     /// `[::1]` all reach a loopback server and the client signs the one it used. Any other
     /// `Host` is not taken on the request's word: a proof made for another server must not pass.
-    func proofTargets(of request: Request) async -> Set<String> {
-        let address = ProofAddress(origin: await store.origin, authority: request.head.authority, path: request.uri.path)
+    /// `origin` is the store's, which the caller has read already.
+    func proofTargets(of request: Request, origin: String) -> Set<String> {
+        let address = ProofAddress(origin: origin, authority: request.head.authority, path: request.uri.path)
         return Self.recentProofTargets.value(for: address) { address in
             var targets = Set([address.origin + address.path].compactMap(DPoPProofVerifier.normalizedTarget))
             if let authority = address.authority, LoopbackAuthority.accepts(authority),
