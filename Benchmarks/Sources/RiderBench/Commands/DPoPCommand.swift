@@ -1,5 +1,7 @@
 import ArgumentParser
 
+extension DPoPScenario.Column: ExpressibleByArgument {}
+
 /// `rider-bench dpop`: see ``DPoPScenario``.
 struct DPoPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -7,9 +9,15 @@ struct DPoPCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ScenarioOptions
 
+    @Option(help: ArgumentHelp("Run only this column's whole-stack requests (bearer or dpop), for a profiler.",
+                               visibility: .hidden))
+    var only: DPoPScenario.Column?
+
     func run() async throws {
         let server = try options.startServer()
         defer { server.stop() }
-        try options.emit(try await (options.smoke ? DPoPScenario.smoke : DPoPScenario()).run(on: server))
+        var scenario = options.smoke ? DPoPScenario.smoke : DPoPScenario()
+        scenario.only = only
+        try options.emit(try await scenario.run(on: server))
     }
 }
