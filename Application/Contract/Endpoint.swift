@@ -60,12 +60,22 @@ package struct Endpoint<Response: Sendable>: Sendable {
     /// The transport-level request for this endpoint under `configuration`.
     /// - Throws: `RiderError.invalidConfiguration(_:)` when the URL cannot be formed.
     package func request(in configuration: APIConfiguration) throws -> HTTPRequest {
+        try request(in: configuration, url: configuration.url(for: path, query: query))
+    }
+
+    /// The same, its URL from `paths` (built once per path).
+    /// - Throws: `RiderError.invalidConfiguration(_:)` when the URL cannot be formed.
+    package func request(through paths: ResolvedPaths, in configuration: APIConfiguration) throws -> HTTPRequest {
+        try request(in: configuration, url: paths.url(for: path, query: query))
+    }
+
+    private func request(in configuration: APIConfiguration, url: URL) -> HTTPRequest {
         var headers = self.headers
         if headers["Accept"] == nil { headers["Accept"] = "application/json, application/problem+json" }
         if let body { headers["Content-Type"] = body.contentType }
         return HTTPRequest(
             method: method,
-            url: try configuration.url(for: path, query: query),
+            url: url,
             headers: headers,
             body: body?.data,
             timeout: configuration.requestTimeout,

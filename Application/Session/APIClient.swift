@@ -8,6 +8,8 @@ package struct APIClient: Sendable {
     /// Where revocations go: the configured path, or what the issuer's metadata names.
     package let authorizationServer: AuthorizationServer
     private let pipeline: RequestPipeline
+    /// The configuration's paths, each resolved to a URL once.
+    private let paths: ResolvedPaths
 
     /// - Parameters:
     ///   - configuration: the server's address and paths, the client's identity, the timeout.
@@ -17,6 +19,7 @@ package struct APIClient: Sendable {
                  authorizationServer: AuthorizationServer? = nil) {
         self.configuration = configuration
         self.pipeline = pipeline
+        paths = ResolvedPaths(configuration: configuration)
         self.authorizationServer = authorizationServer ?? AuthorizationServer(configuration: configuration)
     }
 
@@ -40,7 +43,7 @@ package struct APIClient: Sendable {
     /// Sends `endpoint` and returns its decoded response.
     /// - Throws: `RiderError` for every failure the contract knows, `CancellationError` when cancelled.
     package func send<Response>(_ endpoint: Endpoint<Response>) async throws -> Response {
-        let request = try endpoint.request(in: configuration)
+        let request = try endpoint.request(through: paths, in: configuration)
         let options = RequestOptions(isAuthorized: endpoint.authorization == .bearer, retryPolicy: endpoint.retryPolicy)
         return try endpoint.response(from: try await pipeline.send(request, options: options))
     }
