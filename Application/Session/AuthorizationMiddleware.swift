@@ -15,15 +15,36 @@ package struct AuthorizationMiddleware: HTTPMiddleware {
     private let sessions: SessionEngine
     /// The API origin with its default port made explicit, so `https://a` and `https://a:443` match.
     private let apiOrigin: String
+    /// `scheme://authority` exactly as the API's base URL spells it, when it has no user info: a
+    /// URL whose text starts with it, then `/`, `?`, `#` or nothing, is on the API origin without
+    /// parsing its host and port (which, lowercased and joined per request, was a twentieth of
+    /// RiderKit's own work on `GET /auth/me`). Any other spelling takes the full comparison.
+    private let originPrefix: String?
 
     package init(sessions: SessionEngine) {
         self.sessions = sessions
         apiOrigin = RedirectMiddleware.origin(of: sessions.apiBaseURL)
+        originPrefix = Self.authorityPrefix(of: sessions.apiBaseURL.absoluteString)
     }
 
     /// Whether `url` is on the session's API origin, the only one its token is sent to.
     package func isSessionOrigin(_ url: URL) -> Bool {
-        RedirectMiddleware.origin(of: url) == apiOrigin
+        if let originPrefix {
+            let text = url.absoluteString.utf8
+            if text.starts(with: originPrefix.utf8) {
+                guard let next = text.dropFirst(originPrefix.utf8.count).first else { return true }
+                if next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#") { return true }
+            }
+        }
+        return RedirectMiddleware.origin(of: url) == apiOrigin
+    }
+
+    /// `scheme://authority` of a URL's text, or `nil` when it has none or names user info.
+    static func authorityPrefix(of text: String) -> String? {
+        guard let separator = text.range(of: "://") else { return nil }
+        let authority = text[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.isEmpty, !authority.contains("@") else { return nil }
+        return String(text[..<authority.endIndex])
     }
 
     /// - Throws: what ``SessionEngine/validSession()`` and `next` throw. A second 401 is

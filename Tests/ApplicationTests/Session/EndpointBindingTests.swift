@@ -46,6 +46,37 @@ struct EndpointBindingTests {
         #expect(await harness.sessions.refreshCount == 0)
     }
 
+    // The session's step compares a request's URL with the API origin by its text first: a URL
+    // that only starts like the API's must still be judged by its own origin.
+    @Test("a URL that starts like the API origin's text but names another origin goes out without the token",
+          arguments: ["\(api)x.example/riders/me", "\(api)@stranger.example.test/riders/me", "\(api):8443/riders/me",
+                      "\(api).stranger.example.test/riders/me"])
+    func lookAlikeOriginGetsNoToken(_ target: String) async throws {
+        let harness = try UseCaseHarness.signedIn()
+        let url = try #require(URL(string: target))
+        harness.transport.stub(.get, url.path, with: .status(204))
+        let pipeline = RequestPipeline(transport: harness.transport,
+                                       middlewares: [AuthorizationMiddleware(sessions: harness.sessions)])
+
+        _ = try await pipeline.send(HTTPRequest(method: .get, url: url), options: RequestOptions(isAuthorized: true))
+
+        #expect(harness.transport.requests.first?.headers["Authorization"] == nil)
+    }
+
+    @Test("the API origin in capitals, or followed by a query or fragment, is the same origin",
+          arguments: ["https://API.EXAMPLE.TEST/riders/me", "\(api)/riders/me?page=1", "\(api)/riders/me#top"])
+    func sameOriginSpelledOtherwise(_ target: String) async throws {
+        let harness = try UseCaseHarness.signedIn()
+        let url = try #require(URL(string: target))
+        harness.transport.stub(.get, url.path, with: .status(204))
+        let pipeline = RequestPipeline(transport: harness.transport,
+                                       middlewares: [AuthorizationMiddleware(sessions: harness.sessions)])
+
+        _ = try await pipeline.send(HTTPRequest(method: .get, url: url), options: RequestOptions(isAuthorized: true))
+
+        #expect(harness.transport.requests.first?.bearerToken == Fixtures.accessToken)
+    }
+
     @Test("the API origin written with its default port is the same origin")
     func defaultPortIsTheSameOrigin() async throws {
         let harness = try UseCaseHarness.signedIn()
