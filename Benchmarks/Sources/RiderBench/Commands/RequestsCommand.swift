@@ -8,13 +8,15 @@ struct RequestsCommand: AsyncParsableCommand {
         commandName: "requests", abstract: "Whole-stack GET /auth/me vs the bare transport, sequential and concurrent.")
 
     /// One path alone, for a profiler (`perf stat`, `perf sched`) to see it without the other.
+    /// `instant`: the whole stack over a transport that answers at once with the server's
+    /// recorded answer — RiderKit's own work alone, no network and no thread wake-up.
     enum Path: String, ExpressibleByArgument, CaseIterable {
-        case bare, wholeStack = "whole-stack"
+        case bare, wholeStack = "whole-stack", instant
     }
 
     @OptionGroup var options: ScenarioOptions
 
-    @Option(help: "Run only this path (bare or whole-stack) for --count requests, with this many tasks, and print its rate: for profiling; no table.")
+    @Option(help: "Run only this path (bare, whole-stack, or instant: the whole stack over a transport answering at once) for --count requests, with this many tasks, and print its rate: for profiling; no table.")
     var only: Path?
 
     @Option(help: "Requests for --only.")
@@ -41,6 +43,13 @@ struct RequestsCommand: AsyncParsableCommand {
                 }
             case .wholeStack:
                 body = { _ = try await kit.currentUser(policy: .networkOnly) }
+            case .instant:
+                let instant = InstantTransport(response: try await bare.send(request))
+                let instantKit = RiderKit(api: try server.api, transport: instant, vault: InMemoryTokenVault(),
+                                          cache: InMemoryUserCache(), clock: SystemClock())
+                guard let session = try await kit.sessions.currentSession() else { throw BenchFailure("no session") }
+                try await instantKit.sessions.establish(session)
+                body = { _ = try await instantKit.currentUser(policy: .networkOnly) }
             }
             _ = await Load.run(requests: 500, concurrency: tasks, body)
             let result = await Load.run(requests: count, concurrency: tasks, body)
