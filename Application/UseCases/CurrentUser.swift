@@ -32,6 +32,9 @@ public struct CurrentUser: Sendable {
     ///   `RiderError.notFound(detail:)` for `CachePolicy.cacheOnly` with nothing cached,
     ///   `RiderError.storage(_:)`.
     public func callAsFunction(policy: CachePolicy = defaultPolicy) async throws -> Cached<User> {
+        // The default, on every `whoami`: straight to the download, without building the read's
+        // closures and the copies of the client they capture (as CachedRead would do the same).
+        if policy == .networkOnly { return try await download() }
         let read = CachedRead<User>(
             lookup: { [sessions, cache] in
                 // After an expiry the account is still known (its cache stays until a logout), and the
@@ -39,17 +42,20 @@ public struct CurrentUser: Sendable {
                 guard let session = try await sessions.standing().session else { throw RiderError.notSignedIn }
                 return try await cache.user(id: session.userID)
             },
-            download: { [api, cache, clock] _ in
-                let user = try await api.send(API.me(in: api.configuration))
-                let now = clock.now
-                try await cache.store([user], at: now)
-                return Cached(value: user, storedAt: now, source: .network)
-            },
+            download: { _ in try await download() },
             notCached: {
                 .notFound(detail: "your account is not in the local cache yet; read it once while online")
                     .suggesting(.readWhileOnline)
             },
             settings: settings, clock: clock, refreshes: refreshes, key: "me")
         return try await read(policy)
+    }
+
+    /// Asks the server and stores the answer.
+    private func download() async throws -> Cached<User> {
+        let user = try await api.send(API.me(in: api.configuration))
+        let now = clock.now
+        try await cache.store([user], at: now)
+        return Cached(value: user, storedAt: now, source: .network)
     }
 }
