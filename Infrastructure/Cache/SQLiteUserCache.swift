@@ -41,6 +41,11 @@ public actor SQLiteUserCache: UserCache {
     private var inFlight: [String: UserRecord] = [:]
     private var flushTask: Task<Void, Never>?
     private var checkedAfterUncleanShutdown = false
+    /// This instance wrote more than lookups' recency and counts (users, a removal, the schema):
+    /// its close folds the log back into the file whatever the log's size (``CacheLog``).
+    private var wroteBeyondLookups = false
+    /// The lookup by id, prepared once per connection.
+    private let lookup = UserLookup()
 
     /// - Parameters:
     ///   - configuration: the file and its bounds.
@@ -68,7 +73,7 @@ public actor SQLiteUserCache: UserCache {
         if let waiting = pending.stores[key]?.record ?? inFlight[key] {
             record = waiting
         } else {
-            record = try await withDatabase { database in try Self.readNow(database) { db in try UserCacheQueries.user(id: key, in: db) } }
+            record = try withDatabaseNow { database in try Self.readNow(database) { db in try lookup.user(id: key, in: db) } }
         }
         pending.noteLookup(of: key, found: record != nil)
         scheduleFlush()
@@ -93,12 +98,14 @@ public actor SQLiteUserCache: UserCache {
             return
         }
         try await flush()
+        wroteBeyondLookups = true
         try await write { db in try UserCacheQueries.markRevalidated(id: id.rawValue, at: date, in: db) }
     }
 
     public func remove(id: UserID) async throws {
         pending.remove(id.rawValue)
         try await flush()
+        wroteBeyondLookups = true
         try await write { db in try UserCacheQueries.remove(id: id.rawValue, in: db) }
     }
 
@@ -133,6 +140,7 @@ public actor SQLiteUserCache: UserCache {
     /// emptying the database itself fails.
     public func removeAll() async throws {
         pending = PendingWrites()
+        wroteBeyondLookups = true
         do {
             try await write(UserCacheQueries.removeAll)
         } catch {
@@ -171,6 +179,7 @@ public actor SQLiteUserCache: UserCache {
         let maximum = configuration.maximumEntries
         let uses = batch.orderedUses
         let (hits, misses) = (batch.hits, batch.misses)
+        if !records.isEmpty { wroteBeyondLookups = true }
         try await write { db in
             // The stores, then the uses (so an entry a lookup used is not the one the new ones
             // push out), then the eviction. Within one batch recency is thus approximate.
@@ -180,15 +189,21 @@ public actor SQLiteUserCache: UserCache {
         }
     }
 
-    /// Writes what is held back, checkpoints the write-ahead log into the file and closes it;
-    /// the next call opens it again. Call it when done with the cache (``RiderKit`` does in its
-    /// `close()`): the next process to open the file then knows it was closed cleanly and skips
-    /// the full integrity check.
+    /// Writes what is held back and closes the file; the next call opens it again. Call it when
+    /// done with the cache (``RiderKit`` does in its `close()`): the next process to open the
+    /// file then knows it was closed cleanly and skips the full integrity check. A close after
+    /// stores or removals folds the write-ahead log back into the file (a checkpoint, with its
+    /// `fsync`); a close after lookups only leaves their recency and counts in the log until it
+    /// grows past ``CacheLog/checkpointThreshold``.
     public func close() async {
         do { try await flush() } catch {
             logger?.debug("the user cache \(location) could not write its last batch on close; it is a cache, nothing is lost")
         }
-        if let database { Self.close(database) }
+        if let database {
+            let keepsLog = !wroteBeyondLookups && CacheLog.mayStay(CacheLog.size(of: configuration.file))
+            closeConnection(database, checkpointing: !keepsLog)
+        }
+        wroteBeyondLookups = false
         database = nil
         marker?.release()
         marker = nil
@@ -274,17 +289,39 @@ public actor SQLiteUserCache: UserCache {
         do {
             return try await operation(current)
         } catch {
-            let failure = CacheFileError.wrap(error)
-            guard let cacheError = failure as? CacheFileError else { throw failure }
-            guard cacheError.isDamage else { throw cacheError.riderError(file: configuration.file) }
-            // Another call may already have replaced the file while this one was waiting.
-            if database === current { try replaceDamagedFile(because: cacheError) }
+            try replaceIfDamaged(current, after: error)
             do {
                 return try await operation(try openedDatabase())
             } catch {
                 throw Self.riderError(error, file: configuration.file)
             }
         }
+    }
+
+    /// ``withDatabase(_:)`` for an operation that does not suspend: a lookup, without an async
+    /// closure's context to allocate on every hit.
+    private func withDatabaseNow<T>(_ operation: (DatabaseQueue) throws -> T) throws -> T {
+        let current = try openedDatabase()
+        do {
+            return try operation(current)
+        } catch {
+            try replaceIfDamaged(current, after: error)
+            do {
+                return try operation(try openedDatabase())
+            } catch {
+                throw Self.riderError(error, file: configuration.file)
+            }
+        }
+    }
+
+    /// After `error` from `current`: replaces the file when the error says it is damaged, and
+    /// otherwise throws it as the caller's error.
+    private func replaceIfDamaged(_ current: DatabaseQueue, after error: any Error) throws {
+        let failure = CacheFileError.wrap(error)
+        guard let cacheError = failure as? CacheFileError else { throw failure }
+        guard cacheError.isDamage else { throw cacheError.riderError(file: configuration.file) }
+        // Another call may already have replaced the file while this one was waiting.
+        if database === current { try replaceDamagedFile(because: cacheError) }
     }
 
     private func openedDatabase() throws -> DatabaseQueue {
@@ -333,10 +370,13 @@ public actor SQLiteUserCache: UserCache {
             if checksIntegrity, try database.read({ try String.fetchOne($0, sql: "PRAGMA quick_check") }) != "ok" {
                 throw CacheFileError.failedIntegrityCheck
             }
-            // The common open: the header, with no log beyond it, says the schema is this one.
-            if header.userVersion == UserCacheSchema.version, CacheFileHeader.isCheckpointed(configuration.file) {
+            // The common open: the header, with no log beyond it, says the schema is this one;
+            // with a log (lookups' recency left by a close, ``CacheLog``), SQLite says, through it.
+            if header.userVersion == UserCacheSchema.version,
+               try CacheFileHeader.isCheckpointed(configuration.file) || Self.userVersion(database) == UserCacheSchema.version {
                 return database
             }
+            wroteBeyondLookups = true
             // One read answers both questions; an up-to-date file then takes no write lock but
             // the one that records its version. While another process is creating the schema of
             // a new file, the migrations table may appear between looking for it and reading it
@@ -407,17 +447,32 @@ public actor SQLiteUserCache: UserCache {
         }
     }
 
-    /// Checkpoints the write-ahead log into the main file, then closes. The fsync of
-    /// that checkpoint is most of a close (docs/performance.md); a log left behind instead would
-    /// leave the file's pages to the next open and a damaged page there unseen by the full check,
-    /// so it is paid.
-    private static func close(_ database: DatabaseQueue) {
-        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    /// Lets go of the lookup's statement (SQLite closes no connection with one prepared), then
+    /// closes the connection as ``close(_:checkpointing:)`` says.
+    private func closeConnection(_ database: DatabaseQueue, checkpointing: Bool = true) {
+        database.inDatabase { _ in lookup.release() }
+        Self.close(database, checkpointing: checkpointing)
+    }
+
+    /// `PRAGMA user_version` as SQLite reads it, the log included: one statement, no transaction.
+    private static func userVersion(_ database: DatabaseQueue) throws -> UInt32 {
+        try database.inDatabase { db in try UInt32.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
+    }
+
+    /// Closes the connection. `checkpointing`: folds the write-ahead log into the main file
+    /// first (its `fsync` is most of such a close, docs/performance.md), and SQLite's own close
+    /// then removes the emptied log. Otherwise the log stays as it is for the next process
+    /// (``CacheLog``), unless SQLite cannot be told so, in which case it checkpoints after all.
+    private static func close(_ database: DatabaseQueue, checkpointing: Bool = true) {
+        let keepsLog = !checkpointing && database.inDatabase { db in CacheLog.keepOnClose(db.sqliteConnection) }
+        if !keepsLog {
+            _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
         try? database.close()
     }
 
     private func replaceDamagedFile(because error: CacheFileError) throws {
-        if let database { Self.close(database) }
+        if let database { closeConnection(database) }
         database = nil
         let file = configuration.file
         let aside = try CacheFileRecovery.moveAside(file, at: Date())

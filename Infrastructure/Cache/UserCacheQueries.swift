@@ -48,13 +48,6 @@ enum UserCacheQueries {
         }
     }
 
-    /// The entry for `id`: a read only. Its recency and the hit or miss are written later, in a
-    /// batch (``recordLookups(used:hits:misses:in:)``).
-    static func user(id: String, in db: Database) throws -> UserRecord? {
-        try UserRecord.fetchOne(db.cachedStatement(sql: "SELECT \(UserRecord.selection) FROM user WHERE id = ?"),
-                                arguments: [id])
-    }
-
     /// Writes what lookups did since the last batch: the entries they used become the most
     /// recently used (least recent of them first), and the hit and miss counts grow.
     static func recordLookups(used ids: [String], hits: Int, misses: Int, in db: Database) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import RiderDomain
 
 /// One row of the `user` table. Holds only what the server shows other members.
@@ -30,6 +31,27 @@ struct UserRecord: Sendable, FetchableRecord {
         createdAt = row[5]
         storedAt = row[6]
         entityTag = row[7]
+    }
+
+    /// Reads the current row of a statement that selects ``selection``, straight through
+    /// SQLite's C API (``UserLookup``: the lookup by id).
+    init(columnsOf statement: SQLiteStatement) {
+        id = Self.text(statement, 0) ?? ""
+        email = Self.text(statement, 1) ?? ""
+        displayName = Self.text(statement, 2) ?? ""
+        role = Self.text(statement, 3) ?? ""
+        riderType = Self.text(statement, 4)
+        createdAt = sqlite3_column_type(statement, 5) == SQLITE_NULL ? nil : sqlite3_column_double(statement, 5)
+        storedAt = sqlite3_column_double(statement, 6)
+        entityTag = Self.text(statement, 7)
+    }
+
+    /// A text column, `nil` when NULL (the schema's `NOT NULL` columns never are).
+    private static func text(_ statement: SQLiteStatement, _ column: Int32) -> String? {
+        // The text first, then its length, as SQLite documents: the length is of that conversion.
+        guard let bytes = sqlite3_column_text(statement, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     init(_ user: User, storedAt: Date, entityTag: EntityTag?) {
