@@ -51,11 +51,13 @@ struct BenchTarget {
                     whyMissed: "the batch writes (\(profiles), Writes behind)"),
         BenchTarget(claim: "requests ≥ 0.95 of the bare transport, sequential", scenario: "Request overhead",
                     row: "sequential throughput|", measure: .ratio, limit: 0.95, higherIsBetter: true,
-                    whyMissed: "scheduler wake-ups and executor hops per request, and decoding the answer (perf stat and "
-                        + "perf record of each path alone: \(profiles), Requests)"),
+                    whyMissed: "RiderKit's own work per request, paid with cold caches after each wake-up: no extra "
+                        + "thread hop (perf stat and perf record of each path alone: docs/performance.md, "
+                        + "\"The request path (#34 item 3)\")"),
         BenchTarget(claim: "requests ≥ 0.95 of the bare transport, 32 tasks", scenario: "Request overhead",
                     row: "32 concurrent tasks: throughput", measure: .ratio, limit: 0.95, higherIsBetter: true,
-                    whyMissed: "scheduler wake-ups and executor hops per request, and decoding the answer (\(profiles), Requests)"),
+                    whyMissed: "RiderKit's own work per request on the 2 cores the server shares (docs/performance.md, "
+                        + "\"The request path (#34 item 3)\")"),
         BenchTarget(claim: "storm ≤ 1.5× the valid-token burst when the client knows the token expired",
                     scenario: "Refresh storm", row: "the same when the client knows", measure: .ratio, limit: 1.5,
                     higherIsBetter: false, whyMissed: "the per-request cost above, on 1,000 requests (\(profiles), Storms)"),
