@@ -69,11 +69,16 @@ public actor SQLiteUserCache: UserCache {
 
     public func user(id: UserID) async throws -> Cached<User>? {
         let key = id.rawValue
-        let record: UserRecord?
+        var record: UserRecord?
         if let waiting = pending.stores[key]?.record ?? inFlight[key] {
             record = waiting
         } else {
-            record = try withDatabaseNow { database in try Self.readNow(database) { db in try lookup.user(id: key, in: db) } }
+            // The record is handed out through the captured variable, not returned: returned, it
+            // would be copied and destroyed through GRDB's and Dispatch's generic layers (value
+            // witnesses, a record's eight fields each time).
+            try withDatabaseNow { database in
+                try Self.readNow(database) { db in record = try lookup.user(id: key, in: db) }
+            }
         }
         pending.noteLookup(of: key, found: record != nil)
         scheduleFlush()
