@@ -73,13 +73,23 @@ struct CacheScenario {
         var useCase = Measurement(samples: [])
         var rawLookup = Measurement(samples: [])
         var rawSelect = Measurement(samples: [])
+        var kitWarm = Measurement(samples: [])
+        var rawWarm = Measurement(samples: [])
         for id in ids {
+            // Each id's first read on each connection, the hit and the bare SELECT alike: SQLite's
+            // page cache is per connection, and the floor used to run last, after the raw read +
+            // bump had brought that id's pages into its connection (a warm read against a cold one).
             kitLookup.samples.append(try await Measurement.time { _ = try await cache.user(id: id) })
+            rawSelect.samples.append(try Measurement.time { try raw.select(id: id.rawValue) })
             useCase.samples.append(try await Measurement.time { _ = try await rider.getUser(id, policy: .cacheFirst) })
             rawLookup.samples.append(try Measurement.time { try raw.lookupLikeTheCache(id: id.rawValue) })
-            rawSelect.samples.append(try Measurement.time { try raw.select(id: id.rawValue) })
+            // Again, each connection now holding the id's pages: RiderKit's own work shows alone.
+            kitWarm.samples.append(try await Measurement.time { _ = try await cache.user(id: id) })
+            rawWarm.samples.append(try Measurement.time { try raw.select(id: id.rawValue) })
         }
-        rows.append(ReportRow(name: "cache hit by id p50 (a read; recency and count batched) vs the same SELECT", riderKit: kitLookup.p50, floor: rawSelect.p50, unit: "ms"))
+        rows.append(ReportRow(name: "cache hit by id p50 (a read; recency and count batched) vs the same SELECT, each an id's first read on its connection",
+                              riderKit: kitLookup.p50, floor: rawSelect.p50, unit: "ms"))
+        rows.append(ReportRow(name: "the same, read again (the pages in each connection's cache)", riderKit: kitWarm.p50, floor: rawWarm.p50, unit: "ms"))
         rows.append(ReportRow(name: "cache hit by id p50 vs the raw read + LRU bump + hit count it replaced", riderKit: kitLookup.p50, floor: rawLookup.p50, unit: "ms"))
         rows.append(ReportRow(name: "GetUser (cache-first, fresh) p50 vs plain SELECT", riderKit: useCase.p50, floor: rawSelect.p50, unit: "ms"))
 
