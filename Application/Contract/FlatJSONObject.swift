@@ -28,6 +28,9 @@ package struct FlatJSONObject {
         }
     }
 
+    /// Objects with more members are left to `JSONDecoder`.
+    package static let maximumMembers = 64
+
     /// The members in the order they came.
     package private(set) var members: [(key: String, value: Value)] = []
 
@@ -55,6 +58,9 @@ package struct FlatJSONObject {
             if take(UInt8(ascii: "}")) { return finished() ? members : nil }
             while true {
                 skipWhitespace()
+                // Past a few dozen members the duplicate check below would grow with their square:
+                // a hostile answer of millions of keys must not hang the client.
+                guard members.count < FlatJSONObject.maximumMembers else { return nil }
                 guard take(UInt8(ascii: "\"")), let key = string() else { return nil }
                 // Which of two equal keys `JSONDecoder` keeps is its business: leave it to it.
                 guard !members.contains(where: { $0.key == key }) else { return nil }

@@ -94,6 +94,16 @@ struct FlatJSONDecodingTests {
         #expect(FlatJSONObject(Data(body.utf8)) == nil)
     }
 
+    @Test("an object with more members than the fast reader takes is left to JSONDecoder, which reads it")
+    func manyMembersGoToJSONDecoder() throws {
+        let extra = (0..<FlatJSONObject.maximumMembers).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        let body = Data(("{\"id\":\"u_1\",\"email\":\"a@b.c\",\"display_name\":\"A\"," + extra + "}").utf8)
+
+        #expect(FlatJSONObject(body) == nil)
+        let user = try API.me(in: Self.configuration).response(from: HTTPResponse(status: 200, headers: [:], body: body))
+        #expect(user.id == UserID("u_1"))
+    }
+
     @Test("the UTC dates read without Foundation's parser are the dates Foundation reads")
     func utcDatesAgreeWithFoundation() throws {
         var generator = SystemRandomNumberGenerator()
