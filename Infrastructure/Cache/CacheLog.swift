@@ -38,6 +38,10 @@ enum CacheLog {
         size > 0 && size < checkpointThreshold
     }
 
+    /// Whether this platform can leave the log on close (``keepOnClose(_:)``); where not, every
+    /// close checkpoints.
+    static var canKeepOnClose: Bool { dbConfig != nil }
+
     /// Tells SQLite not to checkpoint when this connection, the last on the file, closes
     /// (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`): the log and its index stay for the next process.
     /// - Returns: whether SQLite confirmed it; when not, the caller checkpoints as before.
