@@ -127,3 +127,26 @@ struct SQLiteUserCacheRecoveryTests {
         #expect(aside.count == 2, "\(siblings)")
     }
 }
+
+@Suite("SQLiteUserCache: damage met by a lookup")
+struct SQLiteUserCacheLookupRecoveryTests {
+    @Test("damage a lookup by id reads (through SQLite's C API) is recovered from as any other: moved aside, then misses")
+    func damageMetByALookup() async throws {
+        let folder = try await CacheFolder.filled()
+        defer { folder.remove() }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.file.path)[.size] as? NSNumber)
+        let handle = try FileHandle(forWritingTo: folder.file)
+        try handle.seek(toOffset: 8_192)
+        try handle.write(contentsOf: Data(repeating: 0xEE, count: size.intValue / 2))
+        try handle.close()
+        let cache = folder.cache(maximumEntries: 2_000)
+
+        for number in 1...2_000 {
+            _ = try await cache.user(id: CacheSamples.user(number, "").id)
+        }
+
+        #expect(await cache.recoveredFiles.count == 1)
+        #expect(try await cache.user(id: CacheSamples.user(1, "").id) == nil, "the new file is empty")
+        #expect(try await cache.statistics().entries == 0)
+    }
+}
