@@ -84,12 +84,15 @@ let package = Package(
         // The kernel key retention service (keyctl), for the encrypted file's unlock: a few C
         // lines, because `syscall` is variadic and Swift cannot call it.
         .target(name: "CKernelKeyring", path: "Infrastructure/CKernelKeyring"),
+        // One call to SQLite's variadic `sqlite3_db_config`, for the cache's close (CacheLog).
+        .target(name: "CSQLiteLog", path: "Infrastructure/CSQLiteLog", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "RiderInfrastructure",
             dependencies: [
                 "RiderDomain",
                 "CLibSecret",
                 "CKernelKeyring",
+                "CSQLiteLog",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -104,7 +107,7 @@ let package = Package(
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ],
             path: "Infrastructure",
-            exclude: ["CLibSecret", "CKernelKeyring", "URLSession", "OpenIDConnect"],
+            exclude: ["CLibSecret", "CKernelKeyring", "CSQLiteLog", "URLSession", "OpenIDConnect"],
             swiftSettings: strict
         ),
         // The id_token's signature check, over jwt-kit: a module of its own, because importing

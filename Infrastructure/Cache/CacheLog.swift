@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import CSQLiteLog
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,34 +39,12 @@ enum CacheLog {
         size > 0 && size < checkpointThreshold
     }
 
-    /// Whether this platform can leave the log on close (``keepOnClose(_:)``); where not, every
-    /// close checkpoints.
-    static var canKeepOnClose: Bool { dbConfig != nil }
-
     /// Tells SQLite not to checkpoint when this connection, the last on the file, closes
     /// (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`): the log and its index stay for the next process.
     /// - Returns: whether SQLite confirmed it; when not, the caller checkpoints as before.
     static func keepOnClose(_ connection: SQLiteConnection?) -> Bool {
-        guard let connection, let configure = dbConfig else { return false }
-        var disabled: Int32 = 0
-        guard configure(connection, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &disabled) == SQLITE_OK else { return false }
-        return disabled == 1
+        guard let connection else { return false }
+        var confirmed: Int32 = 0
+        return rider_sqlite_keep_log_on_close(connection, &confirmed) == SQLITE_OK && confirmed == 1
     }
-
-    /// `sqlite3_db_config(db, op, int, int *)`. The C function is variadic, which Swift cannot
-    /// call, and GRDB's shim wraps only its own options; looked up by name and called with this
-    /// fixed signature, which passes its arguments as the variadic call would on the platforms
-    /// where that holds: Linux on x86-64 and arm64 (the AAPCS64 of Apple platforms puts variadic
-    /// arguments on the stack, so there the close checkpoints as before).
-    private typealias DBConfigWithFlag = @convention(c) (
-        SQLiteConnection?, Int32, Int32, UnsafeMutablePointer<Int32>?) -> Int32
-
-    private static let dbConfig: DBConfigWithFlag? = {
-        #if os(Linux) && (arch(x86_64) || arch(arm64))
-        guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "sqlite3_db_config") else { return nil }
-        return unsafeBitCast(symbol, to: DBConfigWithFlag.self)
-        #else
-        return nil
-        #endif
-    }()
 }

@@ -8,8 +8,7 @@ import Testing
 /// write-ahead log (no checkpoint, no `fsync`) until the log passes its threshold; after stores
 /// the log is folded into the file as before. On real files, each instance a separate
 /// connection, as another process has.
-@Suite("SQLiteUserCache: a close after reads leaves the log, a close after writes checkpoints",
-       .enabled(if: CacheLog.canKeepOnClose, "where SQLite cannot be told to keep the log, every close checkpoints"))
+@Suite("SQLiteUserCache: a close after reads leaves the log, a close after writes checkpoints")
 struct SQLiteUserCacheCloseTests {
     private var riders: [User] { CacheSamples.riders }
 
