@@ -15,6 +15,7 @@ public func fuzzUserJSON(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard let configuration else { preconditionFailure("the fuzz configuration does not build") }
     let input = FuzzInput(start, count: count)
     let response = HTTPResponse(status: 200, headers: ["ETag": input.headerLine], body: input.body)
+    agreesWithJSONDecoder(input.body)
     check { String(describing: try API.me(in: configuration).response(from: response)) }
     check { String(describing: try API.user("u_000001").response(from: response)) }
     check { String(describing: try API.user("u_000001", ifNoneMatch: EntityTag(rawValue: "\"v1\"")).response(from: response)) }
@@ -33,6 +34,16 @@ public func fuzzUserJSON(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         return String(describing: try API.setMyPreferences(preferences).body)
     }
     return 0
+}
+
+/// The hot path's reader (`FlatJSONObject`) answers only where `JSONDecoder` gives the same
+/// user, to the last bit of the date: it is a fast path, never a second opinion.
+private func agreesWithJSONDecoder(_ body: Data) {
+    guard let object = FlatJSONObject(body), let flat = UserDTO(flat: object) else { return }
+    guard let full = try? ContractCoding.decodeWithJSONDecoder(UserDTO.self, from: body, what: "user") else {
+        preconditionFailure("the flat reader took a user JSONDecoder refuses: \(flat)")
+    }
+    precondition(flat.toDomain() == full.toDomain(), "the flat reader read \(flat), JSONDecoder \(full)")
 }
 
 private func check(_ decode: () throws -> String) {
