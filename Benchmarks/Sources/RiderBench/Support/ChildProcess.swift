@@ -37,6 +37,23 @@ enum ChildProcess {
         return Outcome(status: exitStatus, milliseconds: elapsed, peakResidentBytes: Int(usage.ru_maxrss) * 1_024)
     }
 
+    /// Runs `executable` to completion and returns what it printed on standard output (untimed;
+    /// for checking the set-up, such as `rider session show`).
+    static func output(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        try process.run()
+        let printed = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: printed, as: UTF8.self)
+    }
+
     /// Runs `executable` with `input` on standard input (untimed; for set-up such as a login).
     static func run(_ executable: URL, _ arguments: [String], environment: [String: String], input: String) throws -> Int32 {
         let process = Process()
