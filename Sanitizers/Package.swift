@@ -37,12 +37,15 @@ let package = Package(
             providers: [.apt(["libsecret-1-dev"])]
         ),
         .target(name: "CKernelKeyring", path: "Sources/RiderInfrastructure/CKernelKeyring"),
+        .target(name: "CSQLiteLog", path: "Sources/RiderInfrastructure/CSQLiteLog",
+                linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "RiderInfrastructure",
             dependencies: [
                 "RiderDomain",
                 "CLibSecret",
                 "CKernelKeyring",
+                "CSQLiteLog",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -54,7 +57,7 @@ let package = Package(
             // a second BoringSSL into the sanitized build, and their shared state is inside
             // AsyncHTTPClient and SwiftNIO, which have their own TSan CI. (The id_token verifier
             // is a module of its own in the main package, OpenIDConnect.)
-            exclude: ["CLibSecret", "CKernelKeyring", "HTTP", "URLSession", "Metrics", "Browser", "OpenIDConnect", "Tracing"],
+            exclude: ["CLibSecret", "CKernelKeyring", "CSQLiteLog", "HTTP", "URLSession", "Metrics", "Browser", "OpenIDConnect", "Tracing"],
             swiftSettings: strict
         ),
         .executableTarget(name: "rider-race-check",
