@@ -24,16 +24,31 @@ struct CacheFolder {
         return folder
     }
 
+    /// Overwrites half the file's length with garbage from the third page on: the header stays
+    /// sound, so the damage shows only when a query reads those pages.
+    func damagePagesPastHeader() throws {
+        let size = try fileSize()
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seek(toOffset: 8_192)
+        try handle.write(contentsOf: Data(repeating: 0xEE, count: size / 2))
+        try handle.close()
+    }
+
     /// Writes 4 KiB of garbage over the middle of the file, past a sound header: damage only a
     /// query that reads those pages, or the full check, can find.
     func damageMiddlePages() throws {
+        let size = try fileSize()
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seek(toOffset: UInt64(size / 2))
+        try handle.write(contentsOf: Data(repeating: 0xEE, count: 4_096))
+        try handle.close()
+    }
+
+    private func fileSize() throws -> Int {
         guard let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber else {
             throw CocoaError(.fileReadUnknown)
         }
-        let handle = try FileHandle(forWritingTo: file)
-        try handle.seek(toOffset: UInt64(size.intValue / 2))
-        try handle.write(contentsOf: Data(repeating: 0xEE, count: 4_096))
-        try handle.close()
+        return size.intValue
     }
 
     /// A cache on the file; each call is a separate connection pool, like another process.

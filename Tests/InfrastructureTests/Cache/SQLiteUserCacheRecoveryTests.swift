@@ -66,11 +66,7 @@ struct SQLiteUserCacheRecoveryTests {
     func damagedPages() async throws {
         let folder = try await CacheFolder.filled()
         defer { folder.remove() }
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.file.path)[.size] as? NSNumber)
-        let handle = try FileHandle(forWritingTo: folder.file)
-        try handle.seek(toOffset: 8_192)
-        try handle.write(contentsOf: Data(repeating: 0xEE, count: size.intValue / 2))
-        try handle.close()
+        try folder.damagePagesPastHeader()
 
         try await expectRecovery(folder)
     }
@@ -134,11 +130,7 @@ struct SQLiteUserCacheLookupRecoveryTests {
     func damageMetByALookup() async throws {
         let folder = try await CacheFolder.filled()
         defer { folder.remove() }
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: folder.file.path)[.size] as? NSNumber)
-        let handle = try FileHandle(forWritingTo: folder.file)
-        try handle.seek(toOffset: 8_192)
-        try handle.write(contentsOf: Data(repeating: 0xEE, count: size.intValue / 2))
-        try handle.close()
+        try folder.damagePagesPastHeader()
         let cache = folder.cache(maximumEntries: 2_000)
 
         for number in 1...2_000 {
