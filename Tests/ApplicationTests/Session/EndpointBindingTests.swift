@@ -52,42 +52,30 @@ struct EndpointBindingTests {
           arguments: ["\(api)x.example/riders/me", "\(api)@stranger.example.test/riders/me", "\(api):8443/riders/me",
                       "\(api).stranger.example.test/riders/me"])
     func lookAlikeOriginGetsNoToken(_ target: String) async throws {
-        let harness = try UseCaseHarness.signedIn()
-        let url = try #require(URL(string: target))
-        harness.transport.stub(.get, url.path, with: .status(204))
-        let pipeline = RequestPipeline(transport: harness.transport,
-                                       middlewares: [AuthorizationMiddleware(sessions: harness.sessions)])
-
-        _ = try await pipeline.send(HTTPRequest(method: .get, url: url), options: RequestOptions(isAuthorized: true))
-
-        #expect(harness.transport.requests.first?.headers["Authorization"] == nil)
+        #expect(try await authorizedRequestAsSent(to: target)?.headers["Authorization"] == nil)
     }
 
     @Test("the API origin in capitals, or followed by a query or fragment, is the same origin",
           arguments: ["https://API.EXAMPLE.TEST/riders/me", "\(api)/riders/me?page=1", "\(api)/riders/me#top"])
     func sameOriginSpelledOtherwise(_ target: String) async throws {
+        #expect(try await authorizedRequestAsSent(to: target)?.bearerToken == Fixtures.accessToken)
+    }
+
+    @Test("the API origin written with its default port is the same origin")
+    func defaultPortIsTheSameOrigin() async throws {
+        #expect(try await authorizedRequestAsSent(to: "\(Self.api):443/riders/me")?.bearerToken == Fixtures.accessToken)
+    }
+
+    /// Sends an authorized GET to `target` through the session's step, signed in, and returns the
+    /// request as the transport received it.
+    private func authorizedRequestAsSent(to target: String) async throws -> HTTPRequest? {
         let harness = try UseCaseHarness.signedIn()
         let url = try #require(URL(string: target))
         harness.transport.stub(.get, url.path, with: .status(204))
         let pipeline = RequestPipeline(transport: harness.transport,
                                        middlewares: [AuthorizationMiddleware(sessions: harness.sessions)])
-
         _ = try await pipeline.send(HTTPRequest(method: .get, url: url), options: RequestOptions(isAuthorized: true))
-
-        #expect(harness.transport.requests.first?.bearerToken == Fixtures.accessToken)
-    }
-
-    @Test("the API origin written with its default port is the same origin")
-    func defaultPortIsTheSameOrigin() async throws {
-        let harness = try UseCaseHarness.signedIn()
-        harness.transport.stub(.get, "/riders/me", with: .status(204))
-        let pipeline = RequestPipeline(transport: harness.transport,
-                                       middlewares: [AuthorizationMiddleware(sessions: harness.sessions)])
-
-        _ = try await pipeline.send(HTTPRequest(method: .get, url: try #require(URL(string: "\(Self.api):443/riders/me"))),
-                                    options: RequestOptions(isAuthorized: true))
-
-        #expect(harness.transport.requests.first?.bearerToken == Fixtures.accessToken)
+        return harness.transport.requests.first
     }
 
     @Test("logout refuses a revocation endpoint moved to another origin after sign-in: nothing sent, session kept",
