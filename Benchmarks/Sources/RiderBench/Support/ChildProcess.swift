@@ -40,12 +40,8 @@ enum ChildProcess {
     /// Runs `executable` to completion and returns what it printed on standard output (untimed;
     /// for checking the set-up, such as `rider session show`).
     static func output(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
+        let process = untimed(executable, arguments, environment: environment)
         process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
         let stdout = Pipe()
         process.standardOutput = stdout
         try process.run()
@@ -56,12 +52,8 @@ enum ChildProcess {
 
     /// Runs `executable` with `input` on standard input (untimed; for set-up such as a login).
     static func run(_ executable: URL, _ arguments: [String], environment: [String: String], input: String) throws -> Int32 {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
+        let process = untimed(executable, arguments, environment: environment)
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
         let stdin = Pipe()
         process.standardInput = stdin
         try process.run()
@@ -69,5 +61,15 @@ enum ChildProcess {
         try stdin.fileHandleForWriting.close()
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// A Foundation `Process` for a set-up run, its standard error on /dev/null.
+    private static func untimed(_ executable: URL, _ arguments: [String], environment: [String: String]) -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        process.standardError = FileHandle.nullDevice
+        return process
     }
 }
