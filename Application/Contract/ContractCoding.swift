@@ -65,10 +65,10 @@ package enum ContractCoding {
             guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
                   bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
                   bytes[19] == UInt8(ascii: "Z") else { return nil }
-            func digits(_ start: Int, _ count: Int) -> Int? {
-                var value = 0
+            func digits(_ start: Int, _ count: Int) -> Int64? {
+                var value: Int64 = 0
                 for index in start..<(start + count) {
-                    let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
+                    let digit = Int64(bytes[index]) - Int64(UInt8(ascii: "0"))
                     guard (0...9).contains(digit) else { return nil }
                     value = value * 10 + digit
                 }
@@ -76,18 +76,10 @@ package enum ContractCoding {
             }
             guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
                   let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
-                  (1601...9999).contains(year), (1...12).contains(month), hour < 24, minute < 60, second < 60
+                  (1601...9999).contains(year), (1...12).contains(month), hour < 24, minute < 60, second < 60,
+                  (1...HTTPDate.daysIn(month: month, year: year)).contains(day)
             else { return nil }
-            let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-            let monthDays = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-            guard (1...monthDays).contains(day) else { return nil }
-            // Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's days_from_civil).
-            let shiftedYear = month <= 2 ? year - 1 : year
-            let era = shiftedYear / 400
-            let yearOfEra = shiftedYear - era * 400
-            let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-            let days = era * 146_097 + dayOfEra - 719_468
+            let days = HTTPDate.daysFromCivil(year: year, month: month, day: day)
             return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
         }
     }
