@@ -35,7 +35,7 @@ extension ReferenceResponder {
         // the resource's address can find who signs it in.
         // The store's origin once: each read is a trip into the store's actor.
         let origin = await store.origin
-        let metadata = origin + resource.metadataPath
+        let metadata = resource.metadataURL(origin: origin)
         let identifier = resource.identifier(origin: origin)
         func forThisResource(_ audience: String?, proven: Bool) throws {
             guard !anyAudience, let audience, audience != identifier else { return }

@@ -25,7 +25,7 @@ extension ReferenceResponder {
 
     /// The address of `resource`'s metadata, as its `401`s' challenges name it.
     func protectedResourceMetadataURL(_ resource: ProtectedResource = .api) async -> String {
-        await store.origin + resource.metadataPath
+        resource.metadataURL(origin: await store.origin)
     }
 }
 

@@ -28,6 +28,11 @@ enum ProtectedResource: Sendable, CaseIterable {
         }
     }
 
+    /// Its metadata's address on the server at `origin`.
+    func metadataURL(origin: String) -> String {
+        origin + metadataPath
+    }
+
     /// A name for people (`resource_name`).
     var name: String {
         switch self {
