@@ -1,6 +1,7 @@
 import Foundation
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 /// Where `rider login` opens pages (#33 item 3): `--verbose` names the choice, and when none
 /// applies a line says why. Each run gives up after one second without an answer (exit 3).
@@ -14,8 +15,7 @@ struct BrowserChoiceTests {
             let bin = sandbox.root.appendingPathComponent("bin")
             try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
             let xdgOpen = bin.appendingPathComponent("xdg-open")
-            try Data("#!/bin/sh\nexit 0\n".utf8).write(to: xdgOpen)
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: xdgOpen.path)
+            try UninheritedFiles.writeExecutable("#!/bin/sh\nexit 0\n", to: xdgOpen)
             if choice != "BROWSER" { environment["BROWSER"] = "" }
             if choice == "xdg-open" {
                 environment["PATH"] = bin.path + ":/usr/bin:/bin"

@@ -259,14 +259,13 @@ struct BrowserSignInTests {
             let (arguments, inherited) = (sandbox.root.appendingPathComponent("browser-arguments.txt"),
                                           sandbox.root.appendingPathComponent("browser-environment.txt"))
             let script = sandbox.root.appendingPathComponent("recording-browser.sh")
-            try Data("""
+            try UninheritedFiles.writeExecutable("""
                 #!/bin/sh
                 env > '\(inherited.path)'
                 for a in "$@"; do printf '%s\\n' "$a"; done > '\(arguments.path)'
                 printf '%s' "$1" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'
 
-                """.utf8).write(to: script)
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+                """, to: script)
             environment["BROWSER"] = script.path
             environment["RIDER_CLIENT_SECRET"] = "client-secret-canary"
             let (run, (start, page)) = try await DeviceSignInTests.signingIn(

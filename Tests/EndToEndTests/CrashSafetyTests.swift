@@ -1,6 +1,7 @@
 import Foundation
 import RiderKit
 import Testing
+import TestSupport
 
 /// `rider` killed with SIGKILL at varying moments of login, refresh and cache writes, as a
 /// closed laptop lid or an OOM kill would. After every kill the session file still opens, the cache still opens, and the next
@@ -74,7 +75,7 @@ struct CrashSafetyTests {
         process.environment = sandbox.environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        let input = Pipe()
+        let input = UninheritedFiles.pipe()
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
         if let stdin {

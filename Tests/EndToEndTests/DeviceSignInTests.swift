@@ -1,6 +1,7 @@
 import Foundation
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 /// `rider login --device` against the reference server as an RFC 8628 provider: the person's
 /// part is played by a `$BROWSER` that notes the page it was given, and the form on that page
@@ -18,9 +19,8 @@ struct DeviceSignInTests {
     static func browser(in sandbox: Sandbox) throws -> (script: URL, opened: URL) {
         let script = sandbox.root.appendingPathComponent("browser.sh")
         let opened = sandbox.root.appendingPathComponent("opened.txt")
-        try Data("#!/bin/sh\nprintf '%s' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n".utf8)
-            .write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+        try UninheritedFiles.writeExecutable(
+            "#!/bin/sh\nprintf '%s' \"$1\" > '\(opened.path).tmp' && mv '\(opened.path).tmp' '\(opened.path)'\n", to: script)
         return (script, opened)
     }
 
@@ -53,11 +53,12 @@ struct DeviceSignInTests {
         do {
             page = try await openedPage(opened)
         } catch {
-            // Where rider is stuck: its threads' stacks now, then what it printed before the
-            // watchdog ended it.
+            // Where rider is stuck: the programs it started and its threads' stacks now, then
+            // what it printed before the watchdog ended it.
+            let children = HangReport.children(of: pid.current)
             let stacks = await HangReport.stacks(of: pid.current, scratch: sandbox.root.appendingPathComponent("io"))
             let run = (try? await login).map(String.init(describing:)) ?? "rider did not run"
-            throw DirectAPI.Failure(description: "\(error)\n\(run)\n\(stacks)")
+            throw DirectAPI.Failure(description: "\(error)\n\(run)\n\(children)\n\(stacks)")
         }
         let answer = try await person(page)
         return (try await login, answer)

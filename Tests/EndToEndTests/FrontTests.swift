@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `rider` is a small front (Interfaces/CLIFront) that prints help, completion scripts and the
 /// version itself, from texts generated out of rider-core's command definitions, and executes
@@ -66,18 +67,17 @@ struct FrontTests {
         let lone = try await Self.loneFront(in: sandbox)
         // A stand-in rider-core that reports what it was given and exits 42.
         let standIn = lone.deletingLastPathComponent().appendingPathComponent("rider-core")
-        try """
+        try UninheritedFiles.writeExecutable("""
             #!/usr/bin/python3
             import os, sys
             print(os.getpid(), os.getppid(), os.environ.get("FRONT_TEST_MARK"), *sys.argv[1:])
             sys.exit(42)
-            """.write(to: standIn, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn.path)
+            """, to: standIn, permissions: 0o755)
         let process = Process()
         process.executableURL = lone
         process.arguments = ["whoami", "--json", "--help"]
         process.environment = sandbox.environment.merging(["FRONT_TEST_MARK": "kept"]) { $1 }
-        let output = Pipe()
+        let output = UninheritedFiles.pipe()
         process.standardOutput = output
         try process.run()
         let text = String(decoding: try output.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)

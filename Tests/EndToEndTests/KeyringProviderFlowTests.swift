@@ -103,7 +103,7 @@ private enum SecretToolProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/secret-tool")
         process.arguments = arguments
-        let output = Pipe()
+        let output = UninheritedFiles.pipe()
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice

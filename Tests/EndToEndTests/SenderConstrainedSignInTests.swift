@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 /// `rider login --web` against a provider that requires both pushed authorization requests
 /// (RFC 9126) and DPoP (RFC 9449), as FAPI 2.0 does: the page opens with a `request_uri` alone,
@@ -77,7 +78,7 @@ struct SenderConstrainedSignInTests {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
             process.arguments = arguments
-            let output = Pipe()
+            let output = UninheritedFiles.pipe()
             process.standardOutput = output
             try process.run()
             let data = output.fileHandleForReading.readDataToEndOfFile()

@@ -1,6 +1,7 @@
 import Foundation
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 /// `rider session token`: the access token for a script, and nothing else (#18's `gh auth token`).
 @Suite("rider CLI: session token")
@@ -39,7 +40,7 @@ struct SessionTokenTests {
             curl.executableURL = URL(fileURLWithPath: Self.curl)
             curl.arguments = ["-fsS", "-H", "@-", server.baseURL.appendingPathComponent("auth/me").absoluteString]
             #expect(curl.arguments?.contains { $0.contains(token) } == false)
-            let input = Pipe(), output = Pipe()
+            let input = UninheritedFiles.pipe(), output = UninheritedFiles.pipe()
             curl.standardInput = input
             curl.standardOutput = output
             try curl.run()

@@ -1,6 +1,7 @@
 import Foundation
 import RiderReferenceServer
 import Testing
+import TestSupport
 
 @Suite("rider CLI: the user cache")
 struct UserCacheTests {
@@ -198,7 +199,7 @@ struct UserCacheTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])",
                              file.path, query]
-        let output = Pipe()
+        let output = UninheritedFiles.pipe()
         process.standardOutput = output
         try process.run()
         process.waitUntilExit()

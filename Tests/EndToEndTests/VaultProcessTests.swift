@@ -1,6 +1,7 @@
 import Foundation
 import RiderKit
 import Testing
+import TestSupport
 
 /// Several processes on one encrypted vault file: killed writers and concurrent writers never
 /// leave a partial or corrupt file behind.
@@ -30,7 +31,7 @@ struct VaultProcessTests {
         process.executableURL = try RiderProcess.executable(named: "VaultWriter")
         process.arguments = [file.path, tag, String(count)]
         process.environment = ["RIDER_VAULT_PASSPHRASE": Self.passphrase, "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
+        let output = UninheritedFiles.pipe()
         process.standardOutput = output
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("rider-writer-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)

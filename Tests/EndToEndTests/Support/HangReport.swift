@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// What a child process that seems stuck is doing: every thread's stack, read with gdb, for the
-/// failure message of a test that gave up waiting on it. A hang seen once in CI and never here
+/// What a child process that seems stuck is doing: every thread's stack, read with gdb, and the
+/// programs it started, for the failure message of a test that gave up waiting on it. A hang seen once in CI and never here
 /// can then be read from the log instead of guessed at.
 enum HangReport {
     /// Holds the process id `RiderProcess` reports once the child runs.
@@ -27,5 +27,24 @@ enum HangReport {
         let lines = read.stdout.split(separator: "\n").filter { $0.hasPrefix("Thread ") || $0.hasPrefix("#") }
             .map { $0.count > 220 ? $0.prefix(220) + "…" : $0 }
         return lines.isEmpty ? "no stacks: gdb said \(read.stderr.suffix(500))" : "stacks of \(pid):\n" + lines.joined(separator: "\n")
+    }
+
+    /// The processes `pid` started that are still there (running, or exited and not yet reaped),
+    /// one line each: process id, state letter as `ps` shows it, command line.
+    static func children(of pid: Int32?) -> String {
+        guard let pid else { return "no children: the process never started" }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let lines = entries.compactMap { entry -> String? in
+            guard Int32(entry) != nil,
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // After the command's name in parentheses: state, then the parent's id.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, Int32(fields[1]) == pid else { return nil }
+            let arguments = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(entry)/cmdline"))) ?? Data()
+            let command = arguments.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+            return "\(entry) \(fields[0]) \(command.isEmpty ? "(exited)" : command)"
+        }
+        return lines.isEmpty ? "no children of \(pid)" : "children of \(pid):\n" + lines.joined(separator: "\n")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What one run of the `rider` executable did.
 struct RiderRun: Sendable, CustomStringConvertible {
@@ -100,7 +101,7 @@ enum RiderProcess {
         }
         process.standardOutput = out
         process.standardError = err
-        let input = Pipe()
+        let input = UninheritedFiles.pipe()
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
 
         let watchdog = Task {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 extension Sandbox {
     /// Runs `rider ARGUMENTS` in a keyring session of its own (a fresh bus and GNOME Keyring from
@@ -21,7 +22,7 @@ extension Sandbox {
                                 + "exec \"$0\" \"$@\"", rider.path]
             + arguments
         process.environment = environment.merging(extra) { $1 }
-        let output = Pipe(), errors = Pipe()
+        let output = UninheritedFiles.pipe(), errors = UninheritedFiles.pipe()
         process.standardOutput = output
         process.standardError = errors
         try process.run()

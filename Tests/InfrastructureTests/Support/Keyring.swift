@@ -51,7 +51,7 @@ enum SecretTool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/secret-tool")
         process.arguments = arguments
-        let output = Pipe(), errors = Pipe(), input = Pipe()
+        let output = UninheritedFiles.pipe(), errors = UninheritedFiles.pipe(), input = UninheritedFiles.pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = input

@@ -5,6 +5,7 @@ import Glibc
 import RiderDomain
 import RiderInfrastructure
 import Testing
+import TestSupport
 
 /// The key an unlock leaves in the kernel keyring is the user's alone. Possessing it is not
 /// enough to read it: another user whose process shares the session keyring (after `sudo -u`,
@@ -97,7 +98,7 @@ struct VaultUnlockKeyPermissionTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-c", script, keyID, description]
-        let output = Pipe()
+        let output = UninheritedFiles.pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
