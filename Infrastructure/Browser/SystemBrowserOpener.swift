@@ -9,8 +9,9 @@ import RiderDomain
 ///
 /// The address is handed over as an argument, never spliced into a shell command, so a hostile
 /// address cannot run anything; only http(s) addresses are opened at all. The browser starts
-/// without any `RIDER_*` variable: it may run long after the sign-in, and has no use for the vault
-/// passphrase, the client secret or anything else rider was configured with.
+/// without any `RIDER_*` variable and without any of rider's open files: it may run long after the
+/// sign-in, and has no use for the vault passphrase, the client secret, rider's connections or
+/// anything else rider was configured with.
 ///
 /// The browser half of ``LoopbackBrowserUserAgent``.
 package struct SystemBrowserOpener: Sendable {
@@ -60,13 +61,13 @@ package struct SystemBrowserOpener: Sendable {
             // `$BROWSER` may name a program with options ("firefox --new-window"): the shell splits
             // it, and the address arrives as "$1", one argument, unexpanded.
             do {
-                try launch("/bin/sh", ["-c", browser + " \"$1\"", "sh", url.absoluteString])
+                try launch(browser + " \"$1\"", url)
             } catch {
                 throw RiderError.invalidConfiguration("BROWSER (\(browser)) cannot be started", underlying: error)
             }
             return true
         case .windows(let program), .xdgOpen(let program, _):
-            return (try? launch(program, [url.absoluteString])) != nil
+            return (try? launch("\"$0\" \"$1\"", url, name: program)) != nil
         case .none:
             return false
         }
@@ -112,17 +113,61 @@ package struct SystemBrowserOpener: Sendable {
         return version.lowercased().contains("microsoft")
     }
 
-    /// Starts the browser without waiting for it: a terminal browser could run until the person
-    /// quits it, and the sign-in goes on meanwhile. Foundation reaps it when it exits.
-    private func launch(_ path: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = Self.browserEnvironment(environment)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    /// Starts `command` (a shell command; `$1` is `url`, `$0` is `name`) and lets it go.
+    ///
+    /// A shell started here runs it in the background and exits at once: rider waits only for that
+    /// shell, never for the browser (a terminal browser could run until the person quits it), and
+    /// leaves no child to reap — the browser's parent becomes init, as a daemon's does. Ctrl-C on
+    /// rider then leaves the browser alone too (a background job of a shell ignores it).
+    ///
+    /// The shell gets /dev/null as standard input and outputs and nothing else of rider's. Every
+    /// other descriptor is closed in it: rider's sockets, pipes and lock files would otherwise stay
+    /// open in a browser that runs long after rider (Foundation's `Process` hands on all of them).
+    /// Every signal has its default action and none is blocked: rider ignores SIGPIPE, a browser's
+    /// scripts must not.
+    /// - Throws: `POSIXError` when the shell cannot be started.
+    private func launch(_ command: String, _ url: URL, name: String = "sh") throws {
+        let arguments = ["/bin/sh", "-c", command + " &", name, url.absoluteString]
+        let environment = Self.browserEnvironment(environment).map { "\($0.key)=\($0.value)" }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in 0...2 {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        for descriptor in Self.openDescriptors() where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var signals = sigset_t()
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        // The shell only forks the browser and exits: a wait of a millisecond or two. ECHILD means
+        // something else of the program's reaped it already.
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    }
+
+    /// The descriptors open in this process now, to be closed in the shell. Listing them (rather
+    /// than closing every number up to the limit) keeps that to a handful of calls; one opened by
+    /// another thread meanwhile is nearly always close-on-exec already (NIO's, SQLite's).
+    private static func openDescriptors() -> [Int32] {
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
+            return names.compactMap { Int32($0) }
+        }
+        return Array(3..<Int32(clamping: max(3, min(sysconf(Int32(_SC_OPEN_MAX)), 1024))))
     }
 
     /// `environment` without rider's own variables. Every `RIDER_*` goes, not only the ones

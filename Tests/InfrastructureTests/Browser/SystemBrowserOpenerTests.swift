@@ -10,9 +10,9 @@ struct SystemBrowserOpenerTests {
     static func recordingBrowser(in directory: URL) throws -> (script: URL, output: URL) {
         let script = directory.appendingPathComponent("browser.sh")
         let output = directory.appendingPathComponent("opened.txt")
-        try Data("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '\(output.path).tmp'\nmv '\(output.path).tmp' '\(output.path)'\n".utf8)
-            .write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+        try UninheritedFiles.writeExecutable(
+            "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '\(output.path).tmp'\nmv '\(output.path).tmp' '\(output.path)'\n",
+            to: script)
         return (script, output)
     }
 
@@ -58,8 +58,7 @@ struct SystemBrowserOpenerTests {
         defer { directory.remove() }
         let script = directory.url.appendingPathComponent("browser.sh")
         let output = directory.url.appendingPathComponent("environment.txt")
-        try Data("#!/bin/sh\nenv > '\(output.path).tmp'\nmv '\(output.path).tmp' '\(output.path)'\n".utf8).write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
+        try UninheritedFiles.writeExecutable("#!/bin/sh\nenv > '\(output.path).tmp'\nmv '\(output.path).tmp' '\(output.path)'\n", to: script)
         let opener = SystemBrowserOpener(environment: [
             "BROWSER": script.path, "PATH": "/usr/bin:/bin", "HOME": "/home/ana", "LANG": "C.UTF-8",
             "RIDER_VAULT_PASSPHRASE": "passphrase-canary", "RIDER_CLIENT_SECRET": "secret-canary",
@@ -71,6 +70,45 @@ struct SystemBrowserOpenerTests {
         #expect(!environment.contains { $0.hasPrefix("RIDER_") }, "\(environment)")
         #expect(!environment.contains { $0.contains("canary") }, "\(environment)")
         #expect(environment.contains("HOME=/home/ana") && environment.contains("LANG=C.UTF-8"), "\(environment)")
+    }
+
+    @Test("the browser gets nothing of rider's but the environment: no open descriptor (a file, a pipe), SIGPIPE not ignored, and rider does not wait for it")
+    func browserGetsNoDescriptors() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Stand-ins for what rider has open when it starts a browser (a lock file, a pipe), left
+        // inheritable as Foundation leaves its own.
+        let held = directory.url.appendingPathComponent("held-by-rider")
+        let file = open(held.path, O_WRONLY | O_CREAT, 0o600)
+        var pipeEnds: [Int32] = [0, 0]
+        #expect(file >= 0 && pipe(&pipeEnds) == 0)
+        defer { ([file] + pipeEnds).forEach { close($0) } }
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+
+        // The browser reports what it has, then outlives the call.
+        let script = directory.url.appendingPathComponent("browser.sh")
+        let output = directory.url.appendingPathComponent("inherited.txt")
+        try UninheritedFiles.writeExecutable("""
+            #!/bin/sh
+            ls -l /proc/$$/fd > '\(output.path).tmp'
+            grep SigIgn /proc/$$/status >> '\(output.path).tmp'
+            mv '\(output.path).tmp' '\(output.path)'
+            sleep 20
+            """, to: script)
+        let opener = SystemBrowserOpener(environment: ["BROWSER": script.path, "PATH": "/usr/bin:/bin"])
+        let clock = ContinuousClock(), started = clock.now
+        #expect(try await opener.open(try #require(URL(string: "http://127.0.0.1:4711/start/abc"))))
+        #expect(clock.now - started < .seconds(10), "open returns while the browser still runs")
+
+        // `ls -l` lines of the browser's descriptors ("… 0 -> /dev/null"): /dev/null, and the
+        // shell's own (its script, the file it writes): nothing else.
+        let lines = try await Self.opened(output)
+        let opened = lines.compactMap { line in line.range(of: " -> ").map { String(line[$0.upperBound...]) } }
+        let own: Set = ["/dev/null", script.path, output.path + ".tmp"]
+        #expect(opened.count >= 3 && opened.allSatisfy(own.contains), "\(lines)")
+        let ignored = UInt64(lines.first { $0.hasPrefix("SigIgn") }?.split(separator: "\t").last ?? "", radix: 16)
+        #expect(ignored.map { $0 & (1 << (UInt64(SIGPIPE) - 1)) == 0 } == true, "\(lines)")
     }
 
     @Test("without $BROWSER and without a graphical session nothing is opened, and a non-web address never is")
@@ -104,8 +142,7 @@ struct SystemBrowserChoiceTests {
             if wslInterop { try Data("enabled\n".utf8).write(to: binfmt.appendingPathComponent("WSLInterop")) }
             for program in programs {
                 let file = directory.url.appendingPathComponent("bin/\(program)")
-                try Data("#!/bin/sh\n".utf8).write(to: file)
-                try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: file.path)
+                try UninheritedFiles.writeExecutable("#!/bin/sh\n", to: file)
             }
         }
 
