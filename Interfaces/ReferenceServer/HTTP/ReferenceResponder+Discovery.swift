@@ -12,7 +12,7 @@ extension ReferenceResponder {
     /// with registration open (the default), `registration_endpoint` (RFC 7591) names
     /// `/oauth2/register`.
     /// Its `issuer` is the server's base URL.
-    /// Public, and reusable for an hour.
+    /// Public, and reusable for an hour (not at all with ``ReferenceServerConfiguration/metadataNoStore``).
     func providerMetadata() async throws -> Response {
         let origin = await store.origin
         let body = ProviderMetadataBody(
@@ -38,7 +38,19 @@ extension ReferenceResponder {
             pushedAuthorizationRequestEndpoint: pushedAuthorization == .off ? nil : origin + "/oauth2/par",
             requirePushedAuthorizationRequests: pushedAuthorization == .required ? true : nil,
             registrationEndpoint: clientRegistration == .open ? origin + Self.registrationPath : nil)
-        return try Responses.json(body, headers: [.cacheControl: "public, max-age=\(ProviderMetadataBody.maxAge)"])
+        return try Responses.json(body, headers: metadataCaching)
+    }
+
+    /// How clients may keep a metadata document: an hour, or not at all with `metadataNoStore`.
+    var metadataCaching: HTTPFields {
+        metadataNoStore ? Self.noStore : [.cacheControl: "public, max-age=\(ProviderMetadataBody.maxAge)"]
+    }
+
+    /// Counts a request for the metadata document at its path (``ReferenceStore/Stats/metadataRequests``),
+    /// then answers it with `document`.
+    func countingMetadataRequest(_ request: Request, _ document: () async throws -> Response) async throws -> Response {
+        await store.recordMetadataRequest(path: request.uri.path)
+        return try await document()
     }
 }
 

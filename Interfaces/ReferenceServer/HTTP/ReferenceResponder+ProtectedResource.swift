@@ -9,7 +9,8 @@ extension ReferenceResponder {
     /// The API's identifier has no path, so the path-inserted location (RFC 9728 §3.1) and the
     /// root's are the same one. `GET /.well-known/oauth-protected-resource/admin` is the `/admin`
     /// resource's, the same but for its identifier (`<base URL>/admin`) and name; neither lists
-    /// `rider:admin`, which a client gets by stepping up (``ProtectedResource/scopesSupported``). Public, and reusable for an hour, like the authorization server's metadata.
+    /// `rider:admin`, which a client gets by stepping up (``ProtectedResource/scopesSupported``). Public, and reusable for an hour (not at all with
+    /// ``ReferenceServerConfiguration/metadataNoStore``), like the authorization server's metadata.
     func protectedResourceMetadata(_ resource: ProtectedResource) async throws -> Response {
         let origin = await store.origin
         let body = ProtectedResourceMetadataBody(
@@ -20,7 +21,7 @@ extension ReferenceResponder {
             resourceName: resource.name,
             dpopSigningAlgValuesSupported: dpop == .off ? nil : ["ES256"],
             dpopBoundAccessTokensRequired: dpop == .required ? true : nil)
-        return try Responses.json(body, headers: [.cacheControl: "public, max-age=\(ProviderMetadataBody.maxAge)"])
+        return try Responses.json(body, headers: metadataCaching)
     }
 
     /// The address of `resource`'s metadata, as its `401`s' challenges name it.

@@ -35,6 +35,9 @@ struct ReferenceResponder: HTTPResponder {
     let dpopRequiredClients: Set<String>
     /// Whether `/oauth2/register` takes dynamic client registrations (`--registration`).
     let clientRegistration: ClientRegistrationMode
+    /// Whether the metadata documents go out with `Cache-Control: no-store`
+    /// (``ReferenceServerConfiguration/metadataNoStore``).
+    let metadataNoStore: Bool
     let logger: Logger
 
     func respond(to request: Request, context: ReferenceRequestContext) async throws -> Response {
@@ -112,9 +115,10 @@ struct ReferenceResponder: HTTPResponder {
         case .userinfo: try await userinfo(request)
         case .testRotateSigningKey: await testRotateSigningKey()
         case .testSpoilNextIDToken: try await testSpoilNextIDToken(request)
-        case .openIDConfiguration, .authorizationServerMetadata: try await providerMetadata()
-        case .protectedResourceMetadata: try await protectedResourceMetadata(.api)
-        case .adminResourceMetadata: try await protectedResourceMetadata(.admin)
+        case .openIDConfiguration, .authorizationServerMetadata:
+            try await countingMetadataRequest(request) { try await providerMetadata() }
+        case .protectedResourceMetadata: try await countingMetadataRequest(request) { try await protectedResourceMetadata(.api) }
+        case .adminResourceMetadata: try await countingMetadataRequest(request) { try await protectedResourceMetadata(.admin) }
         case .adminStats: try await adminStats(request)
         case .testStats: try await testStats()
         case .testRedirect: try testRedirect(request)

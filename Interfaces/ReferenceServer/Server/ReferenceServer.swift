@@ -104,6 +104,7 @@ public enum ReferenceServer {
                 clientPublicKeyPEM: configuration.clientPublicKeyPEM,
                 dpopRequiredClients: configuration.dpop == .off ? [] : configuration.dpopRequiredClients,
                 clientRegistration: configuration.clientRegistration,
+                metadataNoStore: configuration.metadataNoStore,
                 logger: logger
             ),
             configuration: ApplicationConfiguration(

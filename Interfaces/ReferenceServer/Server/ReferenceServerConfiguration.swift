@@ -88,6 +88,11 @@ public struct ReferenceServerConfiguration: Sendable {
     /// The most clients `/oauth2/register` registers while the server runs; past it a registration
     /// is refused (`429`). 1000 by default.
     public var registrationLimit: Int = 1000
+    /// Send the metadata documents (the authorization server's at both well-known paths and the
+    /// protected resources') with `Cache-Control: no-store` instead of an hour's `max-age`, as
+    /// some providers do: a client then may keep none of them, and a test can count how often
+    /// one command asks (``ReferenceStore/Stats/metadataRequests``). Off by default.
+    package var metadataNoStore = false
 
     /// Creates a configuration; every parameter has a test-friendly default.
     public init(

@@ -15,6 +15,10 @@ extension ReferenceStore {
         public var failedTokenRequests = 0
         /// Every HTTP request except those to `/_test/…`, which would otherwise count themselves.
         public var requests = 0
+        /// Requests for each metadata document the server serves (the authorization server's at
+        /// both well-known paths, and the protected resources'), by path: how often a client asked
+        /// for discovery. Not in `/_test/stats`, whose JSON stays as it was.
+        package var metadataRequests: [String: Int] = [:]
 
         /// Creates counters, all zero unless given.
         public init(passwordGrants: Int = 0, refreshGrants: Int = 0, deviceCodeGrants: Int = 0,
@@ -97,6 +101,12 @@ extension ReferenceStore {
     /// test can check how a client introduces itself.
     package func clientIdentities() -> Set<ClientIdentity> {
         identities
+    }
+
+    /// Counts one request for the metadata document at `path`. Called for the served documents
+    /// only, so the counts stay as few as the documents whatever paths clients try.
+    func recordMetadataRequest(path: String) {
+        counters.metadataRequests[path, default: 0] += 1
     }
 
     /// Counts one HTTP request and remembers how its client introduced itself.
