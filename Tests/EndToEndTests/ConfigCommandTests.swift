@@ -105,6 +105,43 @@ struct ConfigCommandTests {
         #expect(try await sandbox.rider("config", "show").status == 10)
     }
 
+    @Test("a file rider cannot use says where: broken JSON by line and column, a wrong type by key, a typo with the key meant; set and unset keep a typo but say so")
+    func fileProblemsNamed() async throws {
+        let sandbox = try Sandbox(server: nil)
+        defer { sandbox.remove() }
+        let file = configFile(sandbox)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        func write(_ text: String) throws {
+            try Data(text.utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        }
+
+        try write("{\"timeout\": 20,\n  \"vault\": }\n")
+        let broken = try await sandbox.rider("whoami")
+        #expect(broken.status == 10 && broken.stderr.contains("line 2, column"), "\(broken)")
+        try write(#"{"issuer": 5}"#)
+        let wrongType = try await sandbox.rider("whoami")
+        #expect(wrongType.status == 10 && wrongType.stderr.contains("issuer"), "\(wrongType)")
+
+        try write(#"{"timout": 20}"#)
+        let typo = try await sandbox.rider("whoami")
+        #expect(typo.status == 10 && typo.stderr.contains("did you mean timeout?"), "\(typo)")
+        let set = try await sandbox.rider("config", "set", "timeout", "25")
+        #expect(set.status == 0, "the setting is written: \(set)")
+        #expect(set.stderr.contains("'timout' (did you mean timeout?)") && set.stderr.contains("rider config unset timout"),
+                "and the typo beside it is named, with what removes it: \(set)")
+        let keys = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        #expect(keys["timeout"] as? Int == 25 && keys["timout"] as? Int == 20, "nothing is removed unasked")
+        let json = try await sandbox.rider("--json", "config", "set", "timeout", "26")
+        #expect(json.stdout.contains(#""unknown_keys":["timout"]"#) && json.stderr.isEmpty, "\(json)")
+
+        let unset = try await sandbox.rider("config", "unset", "timout")
+        #expect(unset.status == 0 && !unset.stderr.contains("warning"), "\(unset)")
+        let left = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        #expect(left.keys.sorted() == ["timeout"] && left["timeout"] as? Int == 26, "\(left)")
+    }
+
     @Test("config get prints one effective value for scripts; unset is exit 1, a typo names the key meant, a secret is never printed")
     func getOneSetting() async throws {
         let sandbox = try Sandbox(server: URL(string: "http://127.0.0.1:9"), requestTimeout: nil)

@@ -17,7 +17,8 @@ struct ConfigSetCommand: GlobalOptionsCommand {
             or http on loopback; timeout 1 to 600 seconds; vault automatic, secret-service, \
             encrypted-file, file:/path or memory; cache sqlite, sqlite:/path or memory; …) and \
             nothing is written when it is refused. Numbers and true/false are written as JSON \
-            numbers and booleans. Other keys in the file are kept. The folder is created 0700 \
+            numbers and booleans. Other keys in the file are kept; one rider does not know (a typo: \
+            rider refuses to start while the file has it) is named on standard error. The folder is created 0700 \
             and the file written 0600, through a temporary file renamed over the old one; a file \
             that is not a JSON object is never replaced (exit 10). Nor is one that another user \
             could change, or one in a folder they could change (exit 10, naming the chmod to \
@@ -85,9 +86,10 @@ struct ConfigSetCommand: GlobalOptionsCommand {
         document.set(setting, to: text)
         try document.write()
 
-        let output = ConfigChangeOutput(action: "set", key: setting.rawValue,
-                                        value: setting.isSecret ? nil : text, file: document.file.path)
+        let output = ConfigChangeOutput(action: "set", key: setting.rawValue, value: setting.isSecret ? nil : text,
+                                        file: document.file.path, unknownKeys: document.unknownKeys)
         try ConfigOutput.print(output, json: global.json, lines: output.lines)
+        if !global.json { output.warnings.forEach { Console.standardError($0) } }
         if !global.json, let overriding = environment[setting.environmentVariable], !overriding.isEmpty {
             Console.standardError("rider: note: \(setting.environmentVariable) is set and wins over the file.")
         }

@@ -36,7 +36,8 @@ struct ConfigUnsetCommand: GlobalOptionsCommand {
         let removed = document.remove(name)
         if removed { try document.write() }
         let output = ConfigChangeOutput(action: removed ? "unset" : "unchanged", key: name, value: nil,
-                                        file: document.file.path)
+                                        file: document.file.path, unknownKeys: document.unknownKeys)
         try ConfigOutput.print(output, json: global.json, lines: output.lines)
+        if !global.json { output.warnings.forEach { Console.standardError($0) } }
     }
 }

@@ -212,12 +212,14 @@ struct JSONOutputShapeTests {
             + #""message":"Check the fields."}}"#)
     }
 
-    @Test("config set and unset: a value only when one was written")
+    @Test("config set and unset: a value only when one was written; unknown keys left in the file only when there are some")
     func configChange() {
         #expect(json(ConfigChangeOutput(action: "set", key: "timeout", value: "20", file: "/tmp/config.json"))
             == #"{"action":"set","file":"/tmp/config.json","key":"timeout","value":"20"}"#)
         #expect(json(ConfigChangeOutput(action: "unset", key: "timeout", value: nil, file: "/tmp/config.json"))
             == #"{"action":"unset","file":"/tmp/config.json","key":"timeout"}"#, "no value key at all")
+        #expect(json(ConfigChangeOutput(action: "set", key: "timeout", value: "20", file: "/c.json", unknownKeys: ["timout"]))
+            == #"{"action":"set","file":"/c.json","key":"timeout","unknown_keys":["timout"],"value":"20"}"#)
     }
 
     @Test("config show: each setting with set, secret, source and problem; the file and its unknown keys")
