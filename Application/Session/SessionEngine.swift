@@ -12,18 +12,22 @@ import RiderDomain
 /// performs the actions it returns (the vault, the cross-process lock, the tasks every waiter
 /// joins, so a one-time refresh token is never spent twice) and shows each state it enters to
 /// its publication. Across processes the `RefreshLock` does the same job. See `docs/session.md`.
+///
+/// What is not private here is internal only for the engine's own extensions, each one idea:
+/// the refresh ahead of expiry (`SessionEngine+RefreshAhead.swift`) and signing in again
+/// (`SessionEngine+Reauthentication.swift`). Nothing else in the module touches it.
 public actor SessionEngine {
-    private var machine = SessionMachine() {
+    var machine = SessionMachine() {
         didSet { publication.show(machine.state) }
     }
     /// The tasks every caller joins: the refresh under way, and the re-authentication question.
     private var refreshing: Task<Session, any Error>?
-    private var asking: Task<Session, any Error>?
+    var asking: Task<Session, any Error>?
     /// The step-up sign-in under way, and the scope it asks for (``stepUp(to:from:)``).
-    private var steppingUp: (scope: String, task: Task<Session, any Error>)?
+    var steppingUp: (scope: String, task: Task<Session, any Error>)?
     /// Asked for a way to sign in when the session has expired for good; `nil` lets
     /// ``RiderError/sessionExpired`` reach the caller.
-    private var reauthentication: Reauthentication?
+    var reauthentication: Reauthentication?
     /// The server's clock ahead of the device's (negative: behind), by the last token response's `Date`.
     package private(set) var clockSkew: TimeInterval = 0
 
@@ -34,11 +38,11 @@ public actor SessionEngine {
     private let vault: any TokenVault
     /// Performs each refresh's I/O under the cross-process lock.
     private let refresher: SessionRefresh
-    private let refreshLeeway: TimeInterval
+    let refreshLeeway: TimeInterval
     /// This engine's share of the leeway not used (0 up to 0.5): see ``SessionMachine/needsRefresh(_:at:leeway:jitter:)``.
     private nonisolated let refreshJitter: Double
     /// The refresh requests start when the token enters the leeway, and do not wait for.
-    private nonisolated let refreshAhead = RefreshAhead()
+    nonisolated let refreshAhead = RefreshAhead()
     private let browser: (userAgent: (any ExternalUserAgent)?, cryptography: (any SignInCryptography)?)
     /// The clock every decision about expiry and backoff is made with.
     package nonisolated let clock: any Clock
@@ -193,13 +197,8 @@ public actor SessionEngine {
         try await validSessionOnActor(waiting: true)
     }
 
-    /// Returns when the refresh that requests started ahead of expiry has ended: called before the
-    /// program exits, so a refresh the server has answered is not cut off before it is stored.
-    package nonisolated func finishRefreshing() async {
-        await refreshAhead.finish()
-    }
 
-    private nonisolated func isDue(_ session: Session, at now: Date) -> Bool {
+    nonisolated func isDue(_ session: Session, at now: Date) -> Bool {
         SessionMachine.needsRefresh(session, at: now, leeway: refreshLeeway, jitter: refreshJitter)
     }
 
@@ -219,24 +218,6 @@ public actor SessionEngine {
         }
     }
 
-    private nonisolated func startRefreshAhead(at now: Date) {
-        refreshAhead.start(at: now) { await self.refreshAheadOfExpiry() }
-    }
-
-    /// The refresh ``validSession()`` started. A failure for want of the network keeps the
-    /// session and waits a tenth of the leeway (at least a second) before the next try; a
-    /// rejection ends the session as any refresh does, and the next request learns it.
-    private func refreshAheadOfExpiry() async {
-        // A renewal after a 401, a sign-in or a sign-out may have come first.
-        guard let current = machine.state.usable, isDue(current, at: clock.now) else { return }
-        do {
-            _ = try await refreshSingleFlight(rejecting: nil)
-        } catch let error as RiderError where error.isTransient {
-            refreshAhead.hold(until: clock.now.addingTimeInterval(max(1, refreshLeeway / 10)))
-        } catch {
-            // Rejected, refused or not storable: said to the requests that meet it from here on.
-        }
-    }
 
     /// The session to retry with after the server rejected `rejectedAccessToken` with 401: the
     /// newer one at once when another request already replaced that token.
@@ -257,7 +238,7 @@ public actor SessionEngine {
         try await refreshSingleFlight(rejecting: nil)
     }
 
-    private func refreshSingleFlight(rejecting rejectedAccessToken: String?) async throws -> Session {
+    func refreshSingleFlight(rejecting rejectedAccessToken: String?) async throws -> Session {
         _ = try await standing()
         switch machine.refreshWanted(rejecting: rejectedAccessToken, at: clock.now) {
         case .use(let session): return session
@@ -284,110 +265,6 @@ public actor SessionEngine {
         machine.refresh(of: generation, event)  // the refresh's event to the machine, its action back
     }
 
-    /// Asks `reauthentication` from now on when the session has expired for good (tests build
-    /// the engine first and decide this afterwards; RiderKit passes it to ``init``).
-    package func reauthenticate(with reauthentication: Reauthentication?) {
-        self.reauthentication = reauthentication
-    }
-
-    /// Call before sending an authorized request: returns at once unless the person is being
-    /// asked, then waits for the answer or fails fast.
-    /// - Returns: what ``sessionAfterExpiry(of:admission:)`` needs if the request meets an expiry.
-    /// - Throws: ``RiderError/awaitingAuthorization`` with ``Reauthentication/WhileAsking/failFast``.
-    package func admit() async throws -> SessionMachine.Admission {
-        // Taken before waiting: the question waited for counts as one that ended since.
-        let (admission, isAsking) = machine.admit()
-        guard isAsking, let asking, let reauthentication else { return admission }
-        if reauthentication.whileAsking == .failFast { throw RiderError.awaitingAuthorization }
-        // Its failure belongs to the request that started it; this one just tries afterwards.
-        _ = try? await asking.value
-        return admission
-    }
-
-    /// The session to send a request again with, after it met the expiry of `failed`, the session
-    /// it was made under. Every request that meets the same expiry gets the outcome of one
-    /// question (see ``SessionMachine/questionWanted(after:admission:failsFast:)``).
-    /// - Throws: ``RiderError/sessionExpired`` without a ``Reauthentication``, when the person
-    ///   declines, signs in as someone else, or a question since this request was admitted came to
-    ///   nothing; ``RiderError/notSignedIn`` when they signed out meanwhile;
-    ///   ``RiderError/invalidCredentials`` after the last attempt; ``RiderError/awaitingAuthorization``
-    ///   (fail-fast, while someone else is being asked); what the handler or the sign-in throws.
-    package func sessionAfterExpiry(of failed: Session, admission: SessionMachine.Admission) async throws -> Session {
-        guard let reauthentication else { throw RiderError.sessionExpired }
-        var ended: Int
-        repeat {
-            ended = machine.questionsEnded
-            _ = try await standing()
-        } while machine.questionsEnded != ended  // a question ended while the vault was read
-        let decision = machine.questionWanted(after: failed, admission: admission,
-                                              failsFast: reauthentication.whileAsking == .failFast)
-        let session: Session
-        switch decision {
-        case .use(let current): session = current
-        case .fail(let error): throw error
-        case .join:
-            guard let asking else { throw RiderError.sessionExpired }
-            session = try await asking.value
-        case .ask(let expired):
-            let task = Task { try await self.ask(about: expired, reauthentication) }
-            asking = task
-            session = try await task.value
-        }
-        // Another account's session must not carry on a request made for this one.
-        guard session.userID == failed.userID else { throw RiderError.sessionExpired }
-        return session
-    }
-
-    private func ask(about expired: Session, _ reauthentication: Reauthentication) async throws -> Session {
-        // Runs on this actor, so the waiters see the question end in one step, after its session
-        // (if any) is established.
-        defer {
-            asking = nil
-            machine.questionEnded()
-        }
-        return try await reauthentication.ask(about: expired, asked: { await self.noteQuestion() },
-                                              signIn: { try await self.signIn($0) })
-    }
-
-    /// Signs in again asking for `scope` as well, after a protected resource refused a request
-    /// made with `failed` for want of it (RFC 6750 §3.1 `insufficient_scope`): the
-    /// ``Reauthentication`` is asked, told the scope (``Reauthentication/Request/scope``), and the
-    /// sign-in it returns asks for the scope configured (or the resource's) and `scope` together.
-    /// Concurrent requests refused for the same scope share one sign-in.
-    /// - Returns: the new session, already established.
-    /// - Throws: the insufficient-scope refusal when there is no ``Reauthentication`` or the
-    ///   person declines; what the sign-in throws; `RiderError.sessionExpired` when they signed
-    ///   in as someone else.
-    /// Whether a ``Reauthentication`` is configured: someone to ask for a step-up.
-    package var asksForStepUp: Bool { reauthentication != nil }
-
-    package func stepUp(to scope: String, from failed: Session) async throws -> Session {
-        guard let reauthentication else { throw RiderError.insufficientScope(scope) }
-        if let (asked, task) = steppingUp, asked == scope { return try await task.value }
-        let task = Task {
-            try await AuthorizationServer.$stepUpScope.withValue(scope) {
-                do {
-                    return try await reauthentication.ask(about: failed, scope: scope, asked: {},
-                                                          signIn: { try await self.signIn($0) })
-                } catch RiderError.Code.sessionExpired {
-                    // Declined: the request stays refused for its scope, which is what to say.
-                    throw RiderError.insufficientScope(scope)
-                }
-            }
-        }
-        steppingUp = (scope, task)
-        defer { steppingUp = nil }
-        let session = try await task.value
-        guard session.userID == failed.userID else { throw RiderError.sessionExpired }
-        return session
-    }
-
-    private func noteQuestion() {
-        machine.asked()
-    }
-
     /// How many refresh calls this engine sent to the token endpoint (for diagnostics and tests).
     package var refreshCount: Int { machine.refreshesSent }
-    /// How many times the re-authentication handler was called (for diagnostics and tests).
-    package var handlerCalls: Int { machine.questionsAsked }
 }
