@@ -1,19 +1,19 @@
 /// One event of a Server-Sent Events stream, as the WHATWG HTML standard's EventSource
 /// dispatches it (§9.2 "Server-sent events").
-public struct ServerSentEvent: Hashable, Sendable {
+package struct ServerSentEvent: Hashable, Sendable {
     /// The event's type: the last `event` field's value, `"message"` when there was none.
-    public var type: String
+    package var type: String
     /// The `data` fields' values joined with line feeds (one `data` line gives its value as is).
-    public var data: String
+    package var data: String
     /// The stream's last event id when the event was dispatched: the last `id` field seen so far
     /// in the stream, in this event or an earlier one (`""` when none was, or after an empty `id`).
-    public var lastEventID: String
+    package var lastEventID: String
 
     /// - Parameters:
     ///   - type: the event's type; `"message"` unless the stream names another.
     ///   - data: the event's data.
     ///   - lastEventID: the stream's last event id at dispatch.
-    public init(type: String = "message", data: String, lastEventID: String = "") {
+    package init(type: String = "message", data: String, lastEventID: String = "") {
         self.type = type
         self.data = data
         self.lastEventID = lastEventID
@@ -21,13 +21,13 @@ public struct ServerSentEvent: Hashable, Sendable {
 }
 
 /// Why a Server-Sent Events stream could not be parsed.
-public enum ServerSentEventError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum ServerSentEventError: Error, Hashable, Sendable, CustomStringConvertible {
     /// One event (what it holds — data, type, id — and the line being read) took more bytes than
     /// the parser's bound: the stream is not read further, so a server cannot make the client
     /// hold an unbounded event in memory.
     case eventTooLarge(limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .eventTooLarge(let limit): "a server-sent event is larger than \(limit) bytes"
         }
@@ -59,14 +59,14 @@ public enum ServerSentEventError: Error, Hashable, Sendable, CustomStringConvert
 ///
 /// A value type with no I/O: it holds the bytes of the line being read and the event being
 /// built, nothing else.
-public struct ServerSentEventParser: Sendable {
+package struct ServerSentEventParser: Sendable {
     /// The most bytes one event may hold: its data, type and id, and the line being read (a
     /// comment line counts while it is read, and is then forgotten).
-    public let maximumEventSize: Int
+    package let maximumEventSize: Int
     /// The stream's last event id: what a reconnection sends as `Last-Event-ID` when not empty.
-    public private(set) var lastEventID = ""
+    package private(set) var lastEventID = ""
     /// The reconnection time in milliseconds, when the stream set one with `retry`.
-    public private(set) var reconnectionTime: Int?
+    package private(set) var reconnectionTime: Int?
 
     /// The bytes of the line being read, without its line ending.
     private var line: [UInt8] = []
@@ -87,7 +87,7 @@ public struct ServerSentEventParser: Sendable {
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// - Parameter maximumEventSize: the most bytes one event may take; 4 MiB unless told.
-    public init(maximumEventSize: Int = 4 << 20) {
+    package init(maximumEventSize: Int = 4 << 20) {
         self.maximumEventSize = maximumEventSize
     }
 
@@ -96,7 +96,7 @@ public struct ServerSentEventParser: Sendable {
     /// - Returns: the events the chunk completed, in order.
     /// - Throws: ``ServerSentEventError/eventTooLarge(limit:)`` when an event grows past
     ///   ``maximumEventSize``; the parser should not be used further.
-    public mutating func parse(_ bytes: some Sequence<UInt8>) throws(ServerSentEventError) -> [ServerSentEvent] {
+    package mutating func parse(_ bytes: some Sequence<UInt8>) throws(ServerSentEventError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for byte in bytes {
             if !bomChecked {
@@ -118,7 +118,7 @@ public struct ServerSentEventParser: Sendable {
 
     /// Ends the stream: an event not ended by a blank line (and a last line without a line
     /// ending) is discarded, as the standard says. ``lastEventID`` and ``reconnectionTime`` stay.
-    public mutating func finish() {
+    package mutating func finish() {
         line.removeAll()
         resetEvent()
         skipsLineFeed = false
