@@ -27,7 +27,7 @@ public struct Account: Hashable, Sendable, Codable, Identifiable, CustomStringCo
     ///   - name: the account's name, if known.
     ///   - isActive: whether it is the server's active account.
     ///   - signedInAt: when it last signed in here.
-    public init(id: UserID, server: String, email: String? = nil, name: String? = nil, isActive: Bool = false,
+    package init(id: UserID, server: String, email: String? = nil, name: String? = nil, isActive: Bool = false,
                 signedInAt: Date? = nil) {
         self.id = id
         self.server = server
@@ -41,7 +41,7 @@ public struct Account: Hashable, Sendable, Codable, Identifiable, CustomStringCo
     public var displayName: String { email ?? id.rawValue }
 
     /// Whether `name` (an email, compared without regard to case, or the id) names this account.
-    public func isNamed(_ name: String) -> Bool {
+    package func isNamed(_ name: String) -> Bool {
         id.rawValue == name || email.map { $0.caseInsensitiveCompare(name) == .orderedSame } == true
     }
 
@@ -93,5 +93,5 @@ public struct AccountsChange: Hashable, Sendable {
     public var active: Account? { accounts.first(where: \.isActive) }
 
     /// - Parameter accounts: the accounts after the change.
-    public init(accounts: [Account]) { self.accounts = accounts }
+    package init(accounts: [Account]) { self.accounts = accounts }
 }

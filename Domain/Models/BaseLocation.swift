@@ -5,9 +5,9 @@ import Foundation
 /// Built through ``init(latitude:longitude:placeName:updatedAt:)``, which rejects values no map
 /// has, so a `BaseLocation` is always one the server can accept.
 public struct BaseLocation: Hashable, Sendable {
-    public static let latitudeRange = -90.0...90.0
-    public static let longitudeRange = -180.0...180.0
-    public static let maximumPlaceNameLength = 100
+    package static let latitudeRange = -90.0...90.0
+    package static let longitudeRange = -180.0...180.0
+    package static let maximumPlaceNameLength = 100
 
     /// Degrees north (negative: south), WGS 84.
     public private(set) var latitude: Double

@@ -34,7 +34,7 @@ public struct AccountIdentity: Hashable, Sendable, Codable {
     ///   - email: the `email` claim.
     ///   - name: the `name` claim.
     ///   - source: where it came from.
-    public init(email: String?, name: String?, source: Source) {
+    package init(email: String?, name: String?, source: Source) {
         self.email = email
         self.name = name
         self.source = source

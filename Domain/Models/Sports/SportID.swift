@@ -7,7 +7,7 @@ public struct SportID: RawRepresentable, Hashable, Sendable, Codable, CustomStri
     ExpressibleByStringLiteral
 {
     /// The longest id the API accepts.
-    public static let maximumLength = 40
+    package static let maximumLength = 40
 
     public let rawValue: String
 
