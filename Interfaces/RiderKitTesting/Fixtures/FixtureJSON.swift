@@ -43,7 +43,7 @@ public enum FixtureJSON: Sendable, Hashable, ExpressibleByStringLiteral, Express
     /// An object of the non-`nil` pairs, in order: how fixtures leave optional keys out.
     /// - Parameter pairs: keys and values; a `nil` value omits the key.
     /// - Returns: the object.
-    public static func object(dropping pairs: [(String, FixtureJSON?)]) -> FixtureJSON {
+    package static func object(dropping pairs: [(String, FixtureJSON?)]) -> FixtureJSON {
         .object(pairs.compactMap { key, value in value.map { Member(key, $0) } })
     }
 

@@ -25,7 +25,7 @@ public final class StubTransport: HTTPTransport {
     /// A closure that answers one request; it may `await` (for example to inspect a vault).
     public typealias Handler = @Sendable (HTTPRequest) async throws -> StubReply
     /// Answers a request no script matched; `nil` leaves it unexpected.
-    public typealias Fallback = @Sendable (HTTPRequest) async throws -> StubReply?
+    package typealias Fallback = @Sendable (HTTPRequest) async throws -> StubReply?
 
     private struct Script: Sendable {
         var route: StubRoute
@@ -113,7 +113,7 @@ public final class StubTransport: HTTPTransport {
     /// Answers every request that no script matches with `fallback` (a preset such as
     /// ``successful(api:)`` uses this); a `nil` answer leaves the request unexpected.
     /// - Parameter fallback: the answer of last resort, or `nil` to remove it.
-    public func answerUnscripted(with fallback: Fallback?) {
+    package func answerUnscripted(with fallback: Fallback?) {
         state.withLock { $0.fallback = fallback }
     }
 
@@ -167,7 +167,7 @@ public final class StubTransport: HTTPTransport {
     // MARK: HTTPTransport
 
     /// Records `request`, waits the configured delay, and answers from the first matching script,
-    /// else from the answer of last resort (``answerUnscripted(with:)``).
+    /// else from the answer of last resort (`answerUnscripted(with:)`).
     /// - Throws: the scripted failure, `CancellationError` when cancelled during the delay, or
     ///   ``UnexpectedRequestError`` (also recorded as an `Issue`) when nothing
     ///   answers it.

@@ -12,7 +12,7 @@ public struct UnexpectedRequestError: Error, CustomStringConvertible, LocalizedE
     /// - Parameters:
     ///   - request: the unanswered request.
     ///   - scriptedRoutes: descriptions of the routes that were still scripted.
-    public init(request: HTTPRequest, scriptedRoutes: [String]) {
+    package init(request: HTTPRequest, scriptedRoutes: [String]) {
         self.request = request
         self.scriptedRoutes = scriptedRoutes
     }

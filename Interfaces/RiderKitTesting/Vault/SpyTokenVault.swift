@@ -51,7 +51,7 @@ public actor SpyTokenVault: TokenVault {
     /// Makes the next removal stop, before it removes anything, until `release` is called: to
     /// start something at the moment a session is being removed.
     /// - Returns: `reached`, which yields once when the removal has stopped, and `release`.
-    public func holdNextRemoval() -> (reached: AsyncStream<Void>, release: @Sendable () -> Void) {
+    package func holdNextRemoval() -> (reached: AsyncStream<Void>, release: @Sendable () -> Void) {
         let (reached, reachedContinuation) = AsyncStream.makeStream(of: Void.self)
         let (released, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
         removalHold = (reachedContinuation, released)
