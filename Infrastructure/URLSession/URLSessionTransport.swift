@@ -47,7 +47,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// An ephemeral configuration without cookies, credential storage or caching.
-    public static func ephemeralConfiguration(timeout: TimeInterval) -> URLSessionConfiguration {
+    package static func ephemeralConfiguration(timeout: TimeInterval) -> URLSessionConfiguration {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.urlCache = nil
         sessionConfiguration.urlCredentialStorage = nil
