@@ -195,10 +195,15 @@ struct VaultCommandTests {
         }
     }
 
-    @Test("vault passphrase re-encrypts the file: the old passphrase stops working, the new one works")
+    @Test("vault passphrase re-encrypts the file: the old passphrase stops working, the new one works; a piped one shorter than 8 characters is refused as a typed one is")
     func changePassphrase() async throws {
         try await withSandboxedReferenceServer { server, sandbox in
             #expect(try await sandbox.loginAsDemo().status == 0)
+            let file = try #require(sandbox.sessionFile())
+            let before = try Data(contentsOf: file)
+            let short = try await rider(sandbox, ["vault", "passphrase", "--new-passphrase-stdin"], stdin: "7 chars\n")
+            #expect(short.status == 2 && short.stderr.contains("at least 8"), "\(short)")
+            #expect(try Data(contentsOf: file) == before, "nothing was changed")
             let change = try await rider(sandbox, ["vault", "passphrase", "--new-passphrase-stdin"], stdin: "brand new\n")
             #expect(change.status == 0, "\(change)")
             #expect(try await sandbox.rider("whoami").status == 11)

@@ -26,11 +26,20 @@ enum PasswordInput {
         return first
     }
 
-    /// A new vault passphrase, typed twice on the terminal, or read once from stdin.
+    /// A new vault passphrase, typed twice on the terminal, or read once from stdin; at least
+    /// ``VaultPrompt/minimumLength`` characters either way.
+    /// - Throws: ``CLIError/usage(_:)`` when none was chosen, or a piped one is too short.
     static func readNewPassphrase(fromStandardInput: Bool) throws -> String {
-        if fromStandardInput { return try standardInput(flag: "--new-passphrase-stdin", what: "passphrase") }
-        let hint = "pipe the new passphrase in with --new-passphrase-stdin"
         let minimum = VaultPrompt.minimumLength
+        if fromStandardInput {
+            let piped = try standardInput(flag: "--new-passphrase-stdin", what: "passphrase")
+            guard piped.count >= minimum else {
+                throw CLIError.usage("The new passphrase from --new-passphrase-stdin has \(piped.count) characters; "
+                    + "use at least \(minimum). Nothing was changed.")
+            }
+            return piped
+        }
+        let hint = "pipe the new passphrase in with --new-passphrase-stdin"
         for attempt in 1...VaultPrompt.attempts {
             let again = attempt < VaultPrompt.attempts ? " Try again." : ""
             let first = try read(fromStandardInput: false, prompt: "New vault passphrase: ", hint: hint)
