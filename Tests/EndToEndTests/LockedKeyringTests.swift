@@ -21,7 +21,7 @@ struct LockedKeyringTests {
         defer { sandbox.remove() }
         let run = try await riderWithLockedKeyring(sandbox, ["vault", "status"])
         #expect(run.status == 0, "\(run)")
-        #expect(run.stdout.contains("Vault:     encrypted-file"), "\(run)")
+        #expect(run.stdout.contains("vault     encrypted-file"), "\(run)")
         #expect(run.stdout.contains("is locked"), "\(run)")
     }
 

@@ -43,7 +43,7 @@ struct VaultCommandTests {
         let run = try await rider(sandbox, ["vault", "status", "--verbose"])
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("vault: using encrypted-file"), "\(run)")
-        #expect(run.stdout.contains("Vault:     encrypted-file"), "\(run)")
+        #expect(run.stdout.contains("vault     encrypted-file"), "\(run)")
     }
 
     @Test("a wrong passphrase is exit 11 naming the file and leaves it as it was; vault reset is the way out")

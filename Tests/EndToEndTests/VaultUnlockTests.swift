@@ -42,9 +42,9 @@ struct VaultUnlockTests {
                 #expect(whoami.stdout.contains(Demo.email), "\(whoami)")
             }
             let status = try await rider(sandbox, ["vault", "status"], Self.noPassphrase)
-            #expect(status.stdout.contains("Unlock:    the encrypted file stays unlocked 10 min in the kernel keyring"),
+            #expect(status.stdout.contains("unlock    the encrypted file stays unlocked 10 min in the kernel keyring"),
                     "\(status)")
-            #expect(status.stdout.contains("Unlocked:  yes"), "\(status)")
+            #expect(status.stdout.contains("unlocked  yes"), "\(status)")
 
             let lock = try await rider(sandbox, ["vault", "lock"], Self.noPassphrase)
             #expect(lock.status == 0, "\(lock)")

@@ -34,22 +34,24 @@ struct VaultStatusOutput: Encodable, Sendable {
         @Nullable var problem: String?
     }
 
-    /// Every value made terminal-safe: paths, labels, ids and problems come from files, the
-    /// keyring and the server.
+    /// Label and value lines as `session show` and `whoami` print theirs (lower-case labels, one
+    /// column); every value made terminal-safe: paths, labels, ids and problems come from files,
+    /// the keyring and the server.
     func lines() -> [String] {
-        var lines = [
-            "Server:    \(server.terminalSafe)",
-            "Vault:     \(backend.terminalSafe) (setting: \(setting.terminalSafe))",
-            "Why:       \(reason.terminalSafe)",
-            "Location:  \(location.terminalSafe)",
+        var rows = [
+            ("server", server),
+            ("vault", "\(backend) (setting: \(setting))"),
+            ("why", reason),
+            ("location", location),
         ]
-        if let itemLabel { lines.append("Item:      \(itemLabel.terminalSafe)") }
-        lines.append("Unlocked:  \(unlocked ? "yes" : "no")")
-        lines.append("Unlock:    \(unlock.terminalSafe)")
-        lines.append("Session:   \(signedIn ? "signed in as \((userID ?? "unknown").terminalSafe)" : "none stored")")
-        if let problem { lines.append("Problem:   \(problem.terminalSafe)") }
+        if let itemLabel { rows.append(("item", itemLabel)) }
+        rows.append(("unlocked", unlocked ? "yes" : "no"))
+        rows.append(("unlock", unlock))
+        rows.append(("session", signedIn ? "signed in as \(userID ?? "unknown")" : "none stored"))
+        if let problem { rows.append(("problem", problem)) }
+        var lines = HumanFormat.block(rows)
         guard accounts.count > 1 || accounts.first?.userID != userID else { return lines }
-        lines.append("Accounts:")
+        lines.append("accounts")
         for row in accounts {
             let state = row.problem.map { "cannot be read: \($0)" } ?? (row.signedIn ? "stored" : "no session stored")
             lines.append("  \(row.active ? "*" : " ") \(row.account.terminalSafe): \(row.backend.terminalSafe), "

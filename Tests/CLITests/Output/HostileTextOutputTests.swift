@@ -144,8 +144,8 @@ struct HostileTextOutputTests {
                                       unlocked: true, signedIn: true, userID: "u_1\r", problem: nil,
                                       unlock: "kept in \u{1B}[2Jthe kernel keyring")
         #expect(Self.controls(in: vault.lines()).isEmpty, "\(vault.lines())")
-        #expect(vault.lines().contains(#"Item:      rider \e]0;x\a"#))
-        #expect(vault.lines().contains(#"Unlock:    kept in \e[2Jthe kernel keyring"#))
+        #expect(vault.lines().contains(#"item      rider \e]0;x\a"#))
+        #expect(vault.lines().contains(#"unlock    kept in \e[2Jthe kernel keyring"#))
     }
 
     @Test("a refused revocation is the provider's refusal in its words, escaped; an unreachable one is unreachable")
