@@ -158,6 +158,58 @@ struct DeviceSignInTests {
         }
     }
 
+    /// Each line of `text` as a JSON object, or `nil` where one line is not one.
+    static func jsonLines(_ text: String) -> [[String: Any]]? {
+        let lines = text.split(separator: "\n").map { Data($0.utf8) }
+        let objects = lines.compactMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] }
+        return objects.count == lines.count ? objects : nil
+    }
+
+    @Test("with --json, every line on stderr is a JSON object (the code and page as sign_in), and stdout is the result")
+    func approvedWithJSON() async throws {
+        try await withSandboxedReferenceServer(Self.configuration) { server, sandbox in
+            let (environment, opened) = try Self.issuerOnly(server, browser: sandbox)
+            let (run, answer) = try await Self.signingIn(sandbox, ["login", "--device", "--json"], environment: environment,
+                                                       opened: opened) { page in
+                (page, try await Self.answer(page, action: "approve", server: server))
+            }
+            let (page, status) = answer
+            #expect(status == 200)
+            #expect(run.status == 0, "\(run)")
+            let stderr = try #require(Self.jsonLines(run.stderr), "a line on stderr is not JSON: \(run)")
+            let signIn = try #require(stderr.first?["sign_in"] as? [String: Any], "\(run)")
+            let code = URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?
+                .first { $0.name == "user_code" }?.value
+            #expect(signIn["method"] as? String == "device" && signIn["user_code"] as? String == code, "\(run)")
+            #expect(signIn["url"] as? String == page.absoluteString, "\(run)")
+            #expect(signIn["verification_uri_complete"] as? String == page.absoluteString, "\(run)")
+            #expect((signIn["verification_uri"] as? String).flatMap(URL.init(string:))?.path == "/device", "\(run)")
+            #expect(signIn["opened_in_browser"] as? Bool == true && signIn["expires_at"] is String, "\(run)")
+            let result = try #require(Self.jsonLines(run.stdout), "\(run)")
+            #expect(result.count == 1 && result.first?["user_id"] as? String == Demo.userID, "\(run)")
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
+    @Test("with --json, a code declined at the page ends with exit 3 and every line on stderr a JSON object, the error last")
+    func declinedWithJSON() async throws {
+        try await withSandboxedReferenceServer(Self.configuration) { server, sandbox in
+            let (environment, opened) = try Self.issuerOnly(server, browser: sandbox)
+            let (run, status) = try await Self.signingIn(sandbox, ["login", "--device", "--json"], environment: environment,
+                                                         opened: opened) { page in
+                try await Self.answer(page, action: "deny", server: server)
+            }
+            #expect(status == 200)
+            #expect(run.status == 3, "\(run)")
+            let stderr = try #require(Self.jsonLines(run.stderr), "a line on stderr is not JSON: \(run)")
+            #expect(stderr.first?["sign_in"] != nil, "\(run)")
+            #expect((stderr.last?["error"] as? [String: Any])?["code"] as? String == "authorization_denied", "\(run)")
+            #expect(run.stdout.isEmpty, "\(run)")
+            #expect(sandbox.sessionFile() == nil)
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
     @Test("--device with --email, or --no-browser alone, is a usage error")
     func usage() async throws {
         let sandbox = try Sandbox(server: nil)

@@ -8,9 +8,9 @@ extension LoginCommand {
     func tellBrowser(_ choice: SystemBrowserOpener.Choice) {
         if case .none(let why) = choice {
             guard global.verbose || !noBrowser else { return }
-            Console.standardError("rider: no browser can be opened here: \(why).".terminalSafe)
+            SignInNotice.notice("no browser can be opened here: \(why).".terminalSafe, prefix: "rider: ", json: global.json)
         } else if global.verbose {
-            Console.standardError("rider: pages open with \(choice).".terminalSafe)
+            SignInNotice.notice("pages open with \(choice).".terminalSafe, prefix: "rider: ", json: global.json)
         }
     }
 }

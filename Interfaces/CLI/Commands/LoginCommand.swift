@@ -166,10 +166,10 @@ struct LoginCommand: GlobalOptionsCommand {
                 : "(the provider does not offer sign-in with a password)"
             switch flow {
             case .browser:
-                Console.standardError("Signing in with the browser \(why).")
+                SignInNotice.notice("Signing in with the browser \(why).", json: global.json)
                 return try await signInWithBrowser(context)
             case .device:
-                Console.standardError("Signing in with a device code \(why).")
+                SignInNotice.notice("Signing in with a device code \(why).", json: global.json)
                 return try await signInWithDeviceCode(context)
             }
         }
@@ -214,16 +214,19 @@ struct LoginCommand: GlobalOptionsCommand {
         // --listen wins over the `listen` setting, as every flag wins over the file.
         let addresses = listen.isEmpty ? context.configuration.listenAddresses
             : try listen.map(LoopbackListenAddress.init(parsing:))
+        let json = global.json
         let loopback = LoopbackBrowserUserAgent(listeningOn: addresses,
-                                                onSkipped: { Console.standardError("rider: " + $0 + ".") })
+                                                onSkipped: { SignInNotice.notice($0 + ".", prefix: "rider: ", json: json) })
         tellBrowser(loopback.browserChoice)
         let pastes = (noBrowser || !loopback.canOpenPages) && isatty(STDIN_FILENO) == 1
         let agent: any ExternalUserAgent = pastes
             ? PastedRedirectUserAgent(wrapping: loopback, nextLine: { await PastedLines.standardInput.next() },
-                                      onUnreadable: { Console.standardError("rider: " + $0 + ".") })
+                                      onUnreadable: { SignInNotice.notice($0 + ".", prefix: "rider: ", json: json) })
             : loopback
         let flow = SignInFlow(browser: BrowserSignIn(redirectPath: redirectPath, timeout: timeout, opensBrowser: opensBrowser,
-                                                     prompt: { prompt in Self.tell(prompt, pastes: pastes, timeout: timeout) },
+                                                     prompt: { prompt in
+                                                         Self.tell(prompt, pastes: pastes, timeout: timeout, json: json)
+                                                     },
                                                      userAgent: agent))
         let session: Session
         do {
@@ -259,8 +262,19 @@ struct LoginCommand: GlobalOptionsCommand {
         return server.hasProvider || server.explicit.authorization != nil || server.explicit.deviceAuthorization != nil
     }
 
-    /// Where to sign in, on standard error.
-    private static func tell(_ prompt: SignInWithBrowser.Prompt, pastes: Bool, timeout: TimeInterval) {
+    /// Where to sign in, on standard error: sentences, or with `--json` one `sign_in` object.
+    private static func tell(_ prompt: SignInWithBrowser.Prompt, pastes: Bool, timeout: TimeInterval, json: Bool) {
+        // A browser on the person's own machine cannot reach this one's loopback.
+        let overSSH = !prompt.openedInBrowser && !pastes
+            && ProcessInfo.processInfo.environment.keys.contains { $0 == "SSH_CONNECTION" || $0 == "SSH_TTY" }
+        let sshHint = "This is an SSH session: to sign in from a browser on another machine, run `rider login --web` "
+            + "with standard input on the terminal and paste the browser's last address back, or use `rider login --device`."
+        if json {
+            SignInNotice.signIn(SignInPromptOutput(web: prompt.url, openedInBrowser: prompt.openedInBrowser,
+                                                   pastes: pastes, timeout: timeout))
+            if overSSH { SignInNotice.notice(sshHint, json: json) }
+            return
+        }
         let page = prompt.url.absoluteString.terminalSafe
         if prompt.openedInBrowser {
             Console.standardError("The sign-in page was opened in your browser. If it did not open, open this address on "
@@ -271,32 +285,33 @@ struct LoginCommand: GlobalOptionsCommand {
                 + "that it cannot load, copy that whole address and paste it here, then press Enter.")
         } else {
             Console.standardError("To sign in, open this address in a browser on this machine (it works once):\n  \(page)")
-            if ProcessInfo.processInfo.environment.keys.contains(where: { $0 == "SSH_CONNECTION" || $0 == "SSH_TTY" }) {
-                // A browser on the person's own machine cannot reach this one's loopback.
-                Console.standardError("This is an SSH session: to sign in from a browser on another machine, run "
-                    + "`rider login --web` with standard input on the terminal and paste the browser's last address "
-                    + "back, or use `rider login --device`.")
-            }
+            if overSSH { Console.standardError(sshHint) }
         }
         Console.standardError("Waiting for the sign-in in the browser (up to \(Int(timeout)) s; Ctrl-C to give up)…")
     }
 
     /// Shows the code and the page on standard error (standard output keeps the result, so
-    /// `--json` stays one object), then waits for the approval.
+    /// `--json` stays one object), then waits for the approval. With `--json` the code and the
+    /// page go out as one `sign_in` object, once the browser was asked to open the page.
     private func signInWithDeviceCode(_ context: CommandContext) async throws {
         let pending = try await context.rider.signInWithDeviceCode.start()
         let page = pending.verificationURIComplete ?? pending.verificationURI
-        Console.standardError("To sign in, open \(pending.verificationURI.absoluteString.terminalSafe) "
-            + "and enter the code \(pending.userCode.terminalSafe)")
+        if !global.json {
+            Console.standardError("To sign in, open \(pending.verificationURI.absoluteString.terminalSafe) "
+                + "and enter the code \(pending.userCode.terminalSafe)")
+        }
         if let warning = await Self.verificationPageWarning(pending, context) {
-            Console.standardError("rider: warning: " + warning.terminalSafe)
+            SignInNotice.warning(warning, json: global.json)
         }
         let browser = LoopbackBrowserUserAgent()
         tellBrowser(browser.browserChoice)
-        if !noBrowser, try await browser.show(page) {
-            Console.standardError("(the page was opened in your browser)")
+        let opened = noBrowser ? false : try await browser.show(page)
+        if global.json {
+            SignInNotice.signIn(SignInPromptOutput(device: pending, openedInBrowser: opened))
+        } else {
+            if opened { Console.standardError("(the page was opened in your browser)") }
+            Console.standardError("Waiting for the sign-in to be approved (Ctrl-C to give up)…")
         }
-        Console.standardError("Waiting for the sign-in to be approved (Ctrl-C to give up)…")
         let rider = context.rider
         let session = try await Interruption.cancelling(saying: "the sign-in was cancelled; nothing was stored.") {
             try await rider.signInWithDeviceCode.complete(pending)
@@ -354,8 +369,8 @@ struct LoginCommand: GlobalOptionsCommand {
         if browser, isatty(STDIN_FILENO) == 1 { return (.browser, password) }
         if device {
             if browser {
-                Console.standardError("No browser can be opened here and standard input is not a terminal to paste "
-                    + "the browser's answer on.")
+                SignInNotice.notice("No browser can be opened here and standard input is not a terminal to paste "
+                    + "the browser's answer on.", json: global.json)
             }
             return (.device, password)
         }
