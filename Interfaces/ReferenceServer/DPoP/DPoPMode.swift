@@ -1,5 +1,5 @@
 /// Whether the reference server takes DPoP proofs (RFC 9449) and binds tokens to their keys.
-public enum DPoPMode: String, Sendable, CaseIterable {
+package enum DPoPMode: String, Sendable, CaseIterable {
     /// No DPoP: a `DPoP` header is ignored, every token is a bearer token, and the metadata
     /// says nothing of it. The default, so clients that predate DPoP see the server unchanged.
     case off

@@ -4,8 +4,8 @@ import JWTKit
 
 /// The client that authenticates with `private_key_jwt` (RFC 7523 §2.2): registered with the
 /// public key `rider-server --client-public-key` names, it holds no secret at all.
-public enum KeyOAuthClient {
-    public static let id = "rider-key-client"
+package enum KeyOAuthClient {
+    package static let id = "rider-key-client"
 }
 
 extension ReferenceResponder {

@@ -4,15 +4,15 @@ import Hummingbird
 
 /// The public client (RFC 6749 §2.1: no secret, it could not keep one) that signs in from a
 /// command line or desktop program: in the browser with PKCE, or with a device code.
-public enum PublicOAuthClient {
-    public static let id = "rider-cli"
+package enum PublicOAuthClient {
+    package static let id = "rider-cli"
 }
 
 /// The confidential client that `/oauth2/token` accepts.
-public enum StandardOAuthClient {
-    public static let id = "rider-standard-client"
+package enum StandardOAuthClient {
+    package static let id = "rider-standard-client"
     /// Holds characters that must be form-encoded inside HTTP Basic (RFC 6749 §2.3.1).
-    public static let secret = "s3cret/+=&:"
+    package static let secret = "s3cret/+=&:"
 }
 
 extension ReferenceResponder {

@@ -1,6 +1,6 @@
 /// Whether the reference server takes pushed authorization requests (RFC 9126), and whether it
 /// requires them.
-public enum PushedAuthorizationMode: String, Sendable, CaseIterable {
+package enum PushedAuthorizationMode: String, Sendable, CaseIterable {
     /// No `/oauth2/par`: the metadata names no endpoint, and authorization requests come whole
     /// in the browser's address. The default, so clients that predate PAR see the server unchanged.
     case off

@@ -1,6 +1,6 @@
 /// Whether the reference server takes dynamic client registrations (RFC 7591) at
 /// `/oauth2/register`.
-public enum ClientRegistrationMode: String, Sendable, CaseIterable {
+package enum ClientRegistrationMode: String, Sendable, CaseIterable {
     /// `POST /oauth2/register` registers public native clients (no secret, loopback redirect
     /// URIs) up to ``ReferenceServerConfiguration/registrationLimit``, and both metadata documents
     /// name it as `registration_endpoint`. The default, so a client given only the API's address

@@ -13,20 +13,20 @@
 ///
 /// The defaults sit far above what tests, benchmarks and the demo do (a handful of wrong
 /// passwords per server), and far below what guessing needs.
-public struct LoginThrottle: Sendable, Hashable {
+package struct LoginThrottle: Sendable, Hashable {
     /// Failed password grants for one email within ``window`` before that email is throttled.
-    public var failuresPerEmail: Int
+    package var failuresPerEmail: Int
     /// Failed password grants from one client address within ``window``, whatever the
     /// emails, before that address is throttled.
-    public var failuresPerClient: Int
+    package var failuresPerClient: Int
     /// How far back failures count.
-    public var window: Duration
+    package var window: Duration
 
     /// - Parameters:
     ///   - failuresPerEmail: Failures per email within the window; 10 unless given.
     ///   - failuresPerClient: Failures per client address within the window; 200 unless given.
     ///   - window: How far back failures count; 5 minutes unless given.
-    public init(failuresPerEmail: Int = 10, failuresPerClient: Int = 200, window: Duration = .seconds(300)) {
+    package init(failuresPerEmail: Int = 10, failuresPerClient: Int = 200, window: Duration = .seconds(300)) {
         self.failuresPerEmail = failuresPerEmail
         self.failuresPerClient = failuresPerClient
         self.window = window

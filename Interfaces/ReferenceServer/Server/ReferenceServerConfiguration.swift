@@ -25,13 +25,13 @@ public struct ReferenceServerConfiguration: Sendable {
     /// Display name of the demo account.
     public var demoDisplayName: String
     /// Characters used for opaque tokens.
-    public var tokenAlphabet: TokenAlphabet
+    package var tokenAlphabet: TokenAlphabet
     /// Largest accepted request body; larger bodies get `413`.
     public var maximumBodySize: Int
     /// Largest accepted avatar picture (`POST /riders/me/avatar`); larger ones get `413`.
     public var maximumAvatarSize: Int
     /// Stops the server on SIGINT and SIGTERM; meant for the executable, not for tests.
-    public var stopsOnTerminationSignals: Bool
+    package var stopsOnTerminationSignals: Bool
     /// Logger for startup and per-request lines. `nil` logs to standard error, see ``verboseLogging``.
     public var logger: Logger?
     /// With the default logger, also log one line per request (method, path, status); otherwise
@@ -40,18 +40,18 @@ public struct ReferenceServerConfiguration: Sendable {
     /// Issue access tokens as JWTs carrying `exp` (the signature part is random: nothing checks
     /// it) and leave `expires_in` out of token responses, like OAuth servers that state the
     /// expiry only inside the token. Off by default.
-    public var jwtAccessTokens: Bool
+    package var jwtAccessTokens: Bool
     /// Serve the `/_test/*` hooks (counters, forced expiry, an open redirect, a header echo).
     /// Off by default: they need no token, so only tests and benchmarks turn them on. While on,
     /// the server answers only requests whose `Host` is a loopback name or literal, and `421`
     /// to any other, so a web page cannot reach them through DNS rebinding.
-    public var enableTestHooks: Bool
+    package var enableTestHooks: Bool
     /// When `/auth/token` stops checking passwords for a while; see ``LoginThrottle``.
-    public var loginThrottle: LoginThrottle
+    package var loginThrottle: LoginThrottle
     /// The most tokens the server keeps (access, refresh and rotated refresh tokens together).
     /// Expired and revoked tokens are dropped first; past this many, the oldest go, and a
     /// client holding one of them has to log in again.
-    public var maximumStoredTokens: Int
+    package var maximumStoredTokens: Int
     /// How long a device code and its user code (RFC 8628) can be approved and redeemed:
     /// `expires_in` of `POST /oauth2/device_authorization`, in whole seconds.
     public var deviceCodeLifetime: Duration
@@ -64,30 +64,30 @@ public struct ReferenceServerConfiguration: Sendable {
     public var passwordGrant: Bool
     /// Whether the server takes DPoP proofs (RFC 9449) and binds tokens to their keys, and
     /// whether it requires them at the token endpoint; see ``DPoPMode``. Off by default.
-    public var dpop: DPoPMode
+    package var dpop: DPoPMode
     /// With DPoP on, demand a server nonce in every proof (RFC 9449 §8, §9): a proof without the
     /// current one (or the one before, rotated every five minutes) is answered `use_dpop_nonce`
     /// — `400` at the token endpoint, `401` with a `DPoP` challenge at the API — and every
     /// response carries the current nonce in `DPoP-Nonce`. Off by default.
-    public var dpopNonces: Bool
+    package var dpopNonces: Bool
     /// Whether the server takes pushed authorization requests (RFC 9126) at `/oauth2/par`, and
     /// whether its authorization endpoint takes only those; see ``PushedAuthorizationMode``. Off
     /// by default.
-    public var pushedAuthorization: PushedAuthorizationMode
+    package var pushedAuthorization: PushedAuthorizationMode
     /// The public key (PEM: P-256 or RSA) of ``KeyOAuthClient``, which then authenticates with
     /// `private_key_jwt` assertions (RFC 7523) wherever a client authenticates; `nil` (the
     /// default): no such client.
-    public var clientPublicKeyPEM: String?
+    package var clientPublicKeyPEM: String?
     /// With DPoP on (``DPoPMode/supported``), the clients that must prove a key anyway: a token
     /// request naming or authenticating one of them without a proof is refused
     /// (`invalid_dpop_proof`), while other clients may still get bearer tokens. Empty by default.
-    public var dpopRequiredClients: Set<String> = []
+    package var dpopRequiredClients: Set<String> = []
     /// Whether `/oauth2/register` takes dynamic client registrations (RFC 7591) from public
     /// native clients; see ``ClientRegistrationMode``. Open by default.
-    public var clientRegistration: ClientRegistrationMode = .open
+    package var clientRegistration: ClientRegistrationMode = .open
     /// The most clients `/oauth2/register` registers while the server runs; past it a registration
     /// is refused (`429`). 1000 by default.
-    public var registrationLimit: Int = 1000
+    package var registrationLimit: Int = 1000
     /// Send the metadata documents (the authorization server's at both well-known paths and the
     /// protected resources') with `Cache-Control: no-store` instead of an hour's `max-age`, as
     /// some providers do: a client then may keep none of them, and a test can count how often
@@ -96,6 +96,35 @@ public struct ReferenceServerConfiguration: Sendable {
 
     /// Creates a configuration; every parameter has a test-friendly default.
     public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        seedUsers: Int = 1000,
+        seed: UInt64 = 42,
+        accessTokenTTL: Duration = .seconds(60),
+        refreshTokenTTL: Duration = .seconds(30 * 24 * 60 * 60),
+        demoEmail: String = "demo@example.com",
+        demoPassword: String = "rider-demo",
+        demoDisplayName: String = "Demo Rider",
+        maximumBodySize: Int = 64 * 1024,
+        maximumAvatarSize: Int = 5 * 1024 * 1024,
+        logger: Logger? = nil,
+        verboseLogging: Bool = false,
+        deviceCodeLifetime: Duration = .seconds(600),
+        devicePollInterval: Duration = .seconds(5),
+        passwordGrant: Bool = true
+    ) {
+        self.init(host: host, port: port, seedUsers: seedUsers, seed: seed, accessTokenTTL: accessTokenTTL,
+                  refreshTokenTTL: refreshTokenTTL, demoEmail: demoEmail, demoPassword: demoPassword,
+                  demoDisplayName: demoDisplayName, tokenAlphabet: .base64URL, maximumBodySize: maximumBodySize,
+                  maximumAvatarSize: maximumAvatarSize, logger: logger, verboseLogging: verboseLogging,
+                  deviceCodeLifetime: deviceCodeLifetime, devicePollInterval: devicePollInterval,
+                  passwordGrant: passwordGrant)
+    }
+
+    /// Creates a configuration with the switches of RiderKit's own tests and of `rider-server`
+    /// (token spelling, DPoP, pushed requests, a key client, test hooks): package, since a
+    /// program embedding the server needs none of them.
+    package init(
         host: String = "127.0.0.1",
         port: Int = 0,
         seedUsers: Int = 1000,
@@ -152,7 +181,7 @@ public struct ReferenceServerConfiguration: Sendable {
     }
 
     /// Whether `host` names a loopback address (`localhost`, `127.0.0.0/8` or `::1`).
-    public var isLoopbackHost: Bool {
+    package var isLoopbackHost: Bool {
         let host = self.host.lowercased()
         if host == "localhost" || host == "::1" || host == "[::1]" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)

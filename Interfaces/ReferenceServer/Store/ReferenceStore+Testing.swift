@@ -21,7 +21,7 @@ extension ReferenceStore {
         package var metadataRequests: [String: Int] = [:]
 
         /// Creates counters, all zero unless given.
-        public init(passwordGrants: Int = 0, refreshGrants: Int = 0, deviceCodeGrants: Int = 0,
+        package init(passwordGrants: Int = 0, refreshGrants: Int = 0, deviceCodeGrants: Int = 0,
                     authorizationCodeGrants: Int = 0, failedTokenRequests: Int = 0, requests: Int = 0) {
             self.passwordGrants = passwordGrants
             self.refreshGrants = refreshGrants
@@ -86,14 +86,14 @@ extension ReferenceStore {
 
     /// Changes the lifetime of access tokens issued from now on.
     /// - Parameter ttl: The new lifetime; `expires_in` reports its whole seconds.
-    public func setAccessTokenTTL(_ ttl: Duration) {
+    package func setAccessTokenTTL(_ ttl: Duration) {
         accessTokenTTL = max(ttl, .zero)
     }
 
     /// Changes the lifetime of refresh tokens issued from now on, so a test can let the first
     /// tokens expire and keep the later ones alive however slowly it runs.
     /// - Parameter ttl: The new lifetime.
-    public func setRefreshTokenTTL(_ ttl: Duration) {
+    package func setRefreshTokenTTL(_ ttl: Duration) {
         refreshTokenTTL = max(ttl, .zero)
     }
 
