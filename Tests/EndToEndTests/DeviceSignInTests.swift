@@ -98,7 +98,7 @@ struct DeviceSignInTests {
         }
     }
 
-    @Test("plain rider login against a provider without the password grant signs in with a device code, and says so; --email is refused before any password")
+    @Test("plain rider login against a provider without the password grant signs in with a device code, and says so; --email is refused before any password, naming only --device (no client id for --web)")
     func chosenWhenPasswordGrantIsOff() async throws {
         var configuration = Self.configuration
         configuration.passwordGrant = false
@@ -114,6 +114,7 @@ struct DeviceSignInTests {
                                                        environment: environment, stdin: Demo.password + "\n")
             #expect(withPassword.status == 10, "\(withPassword)")
             #expect(withPassword.stderr.contains("rider login --device"), "\(withPassword)")
+            #expect(!withPassword.stderr.contains("--web"), "no client id is set, so the browser's would fail: \(withPassword)")
             #expect(await server.store.stats().passwordGrants == 0, "no password reached the server")
             await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }

@@ -178,10 +178,8 @@ struct LoginCommand: GlobalOptionsCommand {
         let session: Session
         do {
             session = try await context.rider.login(Credentials(email: email, password: password))
-        } catch let error as RiderError where error.remedy == .signInWithoutPassword(browser: true, deviceCode: true)
-                    && !Self.canSignInWithoutPassword(context) {
-            // Neither --web nor --device can start without the provider's endpoints: name the step that can.
-            throw error.suggesting(.nameProviderToSignInWithoutPassword)
+        } catch let error as RiderError {
+            throw await Self.advisingWhatStarts(error, context)
         }
         let output = LoginOutput(server: context.server, issuer: context.issuer, email: email, session: session)
         let others = await Self.activate(session, context)
@@ -254,6 +252,31 @@ struct LoginCommand: GlobalOptionsCommand {
         return RiderError.invalidConfiguration("browser sign-in needs a client id at \(issuer), and none is set; the "
             + "provider registers clients, so run `rider login --web --resource \(context.server)`, which registers "
             + "rider there and signs in", underlying: error)
+    }
+
+    /// A refused password's advice cut to the sign-ins that can start here (the library names
+    /// those the provider offers): neither without the provider's endpoints, so the step that
+    /// can is named instead; not the browser's without a client id, which it would refuse for.
+    private static func advisingWhatStarts(_ error: RiderError, _ context: CommandContext) async -> RiderError {
+        guard case .signInWithoutPassword(let browser, let deviceCode)? = error.remedy else { return error }
+        guard canSignInWithoutPassword(context) else { return error.suggesting(.nameProviderToSignInWithoutPassword) }
+        let server = context.rider.authorizationServer
+        guard browser, let discovery = try? await server.provider(),
+              let metadata = try? await discovery.metadata().metadata, !browserSignInCanStart(metadata, context)
+        else { return error }
+        return deviceCode && metadata.supportsGrant(AuthorizationServer.deviceCodeGrant)
+            ? error.suggesting(.signInWithoutPassword(browser: false, deviceCode: true))
+            : error.suggesting(.setClientID)
+    }
+
+    /// Whether the browser sign-in can start at the provider of `metadata`: it offers the flow,
+    /// and rider has a client id there, set or (for a protected resource) one it can get where
+    /// the provider lets clients register.
+    private static func browserSignInCanStart(_ metadata: ProviderMetadata, _ context: CommandContext) -> Bool {
+        let server = context.rider.authorizationServer
+        return metadata.supportsGrant("authorization_code") && metadata.endpoints.authorization != nil
+            && (context.rider.api.clientID != nil || (server.registration != nil
+                && (metadata.registrationEndpoint != nil || metadata.clientIDMetadataDocumentSupported == true)))
     }
 
     /// Whether a browser or device-code sign-in can start: an issuer, or their endpoints set.
@@ -359,9 +382,7 @@ struct LoginCommand: GlobalOptionsCommand {
         let metadata = try await discovery.metadata().metadata
         // Without a client id the provider cannot tell who asks, and the browser sign-in would fail;
         // for a protected resource, one is registered where the provider lets clients register.
-        let browser = metadata.supportsGrant("authorization_code") && metadata.endpoints.authorization != nil
-            && (context.rider.api.clientID != nil || (server.registration != nil
-                && (metadata.registrationEndpoint != nil || metadata.clientIDMetadataDocumentSupported == true)))
+        let browser = Self.browserSignInCanStart(metadata, context)
         let device = metadata.supportsGrant(AuthorizationServer.deviceCodeGrant)
         let password = try await server.passwordGrantRefusal() == nil
         if browser, LoopbackBrowserUserAgent().canOpenPages { return (.browser, password) }
