@@ -284,18 +284,46 @@ package struct AuthorizationService: Sendable {
 
     // MARK: - Revocation
 
+    /// Revokes `session` on the server (signing out, deleting the account): the refresh token
+    /// first, which ends the whole grant (RFC 7009 §2.1), then the access token.
+    ///
+    /// Only at the revocation endpoint the session was issued with
+    /// (``AuthorizationServer/revocationConfiguration(for:)``).
+    /// - Returns: whether the server was told: `false` when the provider has no revocation endpoint.
+    /// - Throws: `RiderError.storage(_:)` when the configured revocation endpoint is not the
+    ///   session's (nothing was sent); else the first failure, the access token then not attempted.
+    @discardableResult
+    package func revoke(_ session: Session) async throws -> Bool {
+        guard let revocations = try await server.revocationConfiguration(for: session) else { return false }
+        try await revoke(session, at: revocations, failed: { throw $0 })
+        return true
+    }
+
     /// Revokes tokens just issued that will not be kept, where the provider can revoke: a sign-in's
     /// at the revocation endpoint configured now, which is what they are issued with; a refresh's
     /// (whose session recorded where it was issued) only there, as every stored token.
-    /// Best effort.
+    /// Best effort: a token the server did not take does not stop the next.
     package func revokeUnkept(_ session: Session) async {
         let configuration = session.revocationOrigin == nil
             ? try? await server.revocationConfiguration()
             : try? await server.revocationConfiguration(for: session)
         guard let revocations = configuration else { return }
+        try? await revoke(session, at: revocations, failed: { _ in })
+    }
+
+    /// Sends the revocations that end `session` to the endpoint of `revocations`, in order; each
+    /// is authenticated anew, since a private_key_jwt assertion is good for one request.
+    /// - Parameter failed: told a revocation's failure; rethrowing it sends no more.
+    /// - Throws: what client authentication throws (nothing more is sent), what `failed` throws.
+    private func revoke(_ session: Session, at revocations: APIConfiguration,
+                        failed: (any Error) throws -> Void) async throws {
         for (token, hint) in API.revokedTokens(of: session) {
-            guard let authenticated = try? await server.authenticating(revocations) else { return }
-            _ = try? await send(API.revoke(token, hint: hint, in: authenticated))
+            let revocation = API.revoke(token, hint: hint, in: try await server.authenticating(revocations))
+            do {
+                try await send(revocation)
+            } catch {
+                try failed(error)
+            }
         }
     }
 

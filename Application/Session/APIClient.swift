@@ -5,8 +5,6 @@ import RiderDomain
 /// endpoint promises (a bearer token or none, how it may be retried).
 package struct APIClient: Sendable {
     package let configuration: APIConfiguration
-    /// Where revocations go: the configured path, or what the issuer's metadata names.
-    package let authorizationServer: AuthorizationServer
     private let pipeline: RequestPipeline
     /// The configuration's paths, each resolved to a URL once.
     private let paths: ResolvedPaths
@@ -14,13 +12,10 @@ package struct APIClient: Sendable {
     /// - Parameters:
     ///   - configuration: the server's address and paths, the client's identity, the timeout.
     ///   - pipeline: the steps every request goes through, as the composition root declares them.
-    ///   - authorizationServer: where revocations go; the configuration's own path unless told.
-    package init(configuration: APIConfiguration, pipeline: RequestPipeline,
-                 authorizationServer: AuthorizationServer? = nil) {
+    package init(configuration: APIConfiguration, pipeline: RequestPipeline) {
         self.configuration = configuration
         self.pipeline = pipeline
         paths = ResolvedPaths(configuration: configuration)
-        self.authorizationServer = authorizationServer ?? AuthorizationServer(configuration: configuration)
     }
 
     /// A client with the steps a request needs when nobody declared them: retries, then the

@@ -50,7 +50,7 @@ public struct DeleteAccount: Sendable {
         // The server ends every grant of a deleted account; revoking as well covers servers that
         // do not, and costs nothing when the tokens are already gone.
         let renewed = (try? await sessions.currentSession()) ?? session
-        try? await api.revoke(renewed)
+        try? await sessions.service.revoke(renewed)
         try await sessions.end()
         try await cache.removeAll()
         return Outcome(userID: session.userID, deletedNow: deletedNow)

@@ -29,19 +29,17 @@ public struct Logout: Sendable {
         }
     }
 
-    let api: APIClient
     let sessions: SessionEngine
     let cache: any UserCache
     let clearsCache: Bool
 
     /// - Parameters:
-    ///   - api: revokes the refresh token on the server.
-    ///   - sessions: ends the session and removes it from the vault.
+    ///   - sessions: ends the session and removes it from the vault; its `AuthorizationService`
+    ///     revokes the tokens on the server.
     ///   - cache: the user cache emptied when `clearsCache` is `true`.
     ///   - clearsCache: whether logging out empties the user cache, so the next person
     ///     at this machine does not see what this one looked up; `true` unless told.
-    package init(api: APIClient, sessions: SessionEngine, cache: any UserCache, clearsCache: Bool = true) {
-        self.api = api
+    package init(sessions: SessionEngine, cache: any UserCache, clearsCache: Bool = true) {
         self.sessions = sessions
         self.cache = cache
         self.clearsCache = clearsCache
@@ -71,7 +69,7 @@ public struct Logout: Sendable {
         var revoked: Bool
         var failure: RiderError?
         do {
-            revoked = try await api.revoke(session)
+            revoked = try await sessions.service.revoke(session)
         } catch let refusal as RiderError where refusal.code == .storage {
             // The configuration names another server to revoke at than the session's own: telling
             // that one would hand it the tokens, and ending the session here without telling its

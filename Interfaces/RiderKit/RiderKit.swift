@@ -164,8 +164,7 @@ public struct RiderKit: Sendable {
         let authorizedSteps = Self.pipeline(
             sessions: sessions, reauthenticates: reauthentication != nil, clock: clock, identity: identity,
             metrics: metrics, logger: logger, tracer: tracer)
-        let client = APIClient(configuration: api, pipeline: RequestPipeline(transport: transport, middlewares: authorizedSteps),
-                               authorizationServer: authorizationServer)
+        let client = APIClient(configuration: api, pipeline: RequestPipeline(transport: transport, middlewares: authorizedSteps))
         let refreshes = BackgroundRefreshes()
         self.api = api
         self.authorizationServer = authorizationServer
@@ -182,7 +181,7 @@ public struct RiderKit: Sendable {
         signInWithDeviceCode = SignInWithDeviceCode(sessions: sessions, clock: clock)
         signInWithBrowser = SignInWithBrowser(sessions: sessions, userAgent: userAgent,
                                               cryptography: SwiftCryptoSignInCryptography(), clock: clock)
-        logout = Logout(api: client, sessions: sessions, cache: cache, clearsCache: clearsCacheOnLogout)
+        logout = Logout(sessions: sessions, cache: cache, clearsCache: clearsCacheOnLogout)
         register = Register(api: client)
         currentUser = CurrentUser(api: client, sessions: sessions, cache: cache, clock: clock, settings: cacheSettings,
                                   refreshes: refreshes)

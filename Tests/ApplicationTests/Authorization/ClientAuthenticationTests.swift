@@ -81,9 +81,7 @@ struct ClientAuthenticationTests {
         transport.stub(.post, configuration.tokenPath, with: .successful(Fixtures.tokenResponse()))
         transport.stub(.post, configuration.revokePath, with: .status(200))
         _ = try await sessions.signIn(.password(Credentials(email: "ada@example.com", password: "pw")))
-        let api = APIClient(configuration: configuration, pipeline: RequestPipeline(transport: transport, middlewares: []),
-                            authorizationServer: server)
-        let outcome = try await Logout(api: api, sessions: sessions, cache: try UseCaseHarness().cache, clearsCache: false)()
+        let outcome = try await Logout(sessions: sessions, cache: try UseCaseHarness().cache, clearsCache: false)()
         #expect(outcome.revokedOnServer)
         let assertions = transport.requests(.post, configuration.revokePath).map { $0.formFields["client_assertion"] }
         #expect(assertions.count == 2 && Set(assertions).count == 2, "\(assertions)")

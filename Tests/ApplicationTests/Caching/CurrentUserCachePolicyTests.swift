@@ -52,7 +52,7 @@ struct CurrentUserCachePolicyTests {
         try await harness.cache.store([User(id: "u_000009", email: "x@example.com", displayName: "X")], at: Fixtures.epoch)
         harness.transport.stub(.post, "/auth/revoke", times: 2, with: .successful())
 
-        try await Logout(api: harness.api, sessions: harness.sessions, cache: harness.cache, clearsCache: false)()
+        try await Logout(sessions: harness.sessions, cache: harness.cache, clearsCache: false)()
 
         #expect(try await harness.cache.user(id: "u_000009") != nil)
     }

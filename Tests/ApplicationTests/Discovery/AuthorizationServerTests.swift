@@ -37,10 +37,7 @@ struct AuthorizationServerTests {
         _ = try await fixture.sessions.signIn(.password(Credentials(email: "ada@example.com", password: "pw")))
         fixture.clock.advance(by: 3590)
         _ = try await fixture.sessions.refresh()
-        let logout = Logout(api: APIClient(configuration: fixture.configuration,
-                                           pipeline: RequestPipeline(transport: fixture.transport, middlewares: []),
-                                           authorizationServer: fixture.server),
-                            sessions: fixture.sessions, cache: try UseCaseHarness().cache, clearsCache: false)
+        let logout = Logout(sessions: fixture.sessions, cache: try UseCaseHarness().cache, clearsCache: false)
         let outcome = try await logout()
 
         let tokenRequests = fixture.transport.requests(.post, "/oauth/token")
@@ -63,10 +60,7 @@ struct AuthorizationServerTests {
         fixture.transport.stub(.post, "/oauth/token", with: .successful(Fixtures.tokenResponse()))
 
         _ = try await fixture.sessions.signIn(.password(Credentials(email: "ada@example.com", password: "pw")))
-        let logout = Logout(api: APIClient(configuration: fixture.configuration,
-                                           pipeline: RequestPipeline(transport: fixture.transport, middlewares: []),
-                                           authorizationServer: fixture.server),
-                            sessions: fixture.sessions, cache: try UseCaseHarness().cache, clearsCache: false)
+        let logout = Logout(sessions: fixture.sessions, cache: try UseCaseHarness().cache, clearsCache: false)
         let outcome = try await logout()
 
         #expect(outcome == Logout.Outcome(wasSignedIn: true, revokedOnServer: false))

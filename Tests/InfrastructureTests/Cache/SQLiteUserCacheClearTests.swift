@@ -59,7 +59,7 @@ struct SQLiteUserCacheClearTests {
         let harness = try UseCaseHarness.signedIn()
         harness.transport.stub(.post, "/auth/revoke", times: 2, with: .status(200))
 
-        let outcome = try await Logout(api: harness.api, sessions: harness.sessions, cache: cache)()
+        let outcome = try await Logout(sessions: harness.sessions, cache: cache)()
 
         #expect(outcome == Logout.Outcome(wasSignedIn: true, revokedOnServer: true))
 

@@ -112,7 +112,7 @@ public struct UseCaseHarness: Sendable {
     }
 
     public var login: Login { Login(sessions: sessions) }
-    public var logout: Logout { Logout(api: api, sessions: sessions, cache: cache) }
+    public var logout: Logout { Logout(sessions: sessions, cache: cache) }
     public var register: Register { Register(api: api) }
     public var currentUser: CurrentUser { CurrentUser(api: api, sessions: sessions, cache: cache, clock: clock) }
     public var getUser: GetUser { GetUser(api: api, cache: cache, clock: clock) }
