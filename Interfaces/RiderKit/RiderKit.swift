@@ -30,7 +30,9 @@ public struct RiderKit: Sendable {
     /// Where sessions are kept (for ``live(configuration:)``, an `AccountTokenVault`: each
     /// account's session in its own keyring item or file).
     package let vault: any TokenVault
-    public let vaultLocation: String
+    /// The vault's location when this `RiderKit` was made; embedders read
+    /// `sessions.vaultLocation` or ``currentVaultLocation()``.
+    package let vaultLocation: String
     /// The accounts stored for this server: list, the active one, switch, remove, their changes.
     /// This `RiderKit` speaks for one of them (`Accounts.current()`).
     public let accounts: Accounts
