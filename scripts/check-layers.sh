@@ -66,7 +66,17 @@ if [ -n "$writers" ]; then
   status=1
 fi
 
+# A revocation is built and sent in one place (AuthorizationService), which applies the
+# session's binding to the revocation endpoint it was issued with (docs/session.md).
+revokers=$(search 'API\.revoke\(' Application Infrastructure Interfaces \
+           | without '^Application/Authorization/AuthorizationService\.swift:' | without '^[^:]+:[0-9]+:\s*//')
+if [ -n "$revokers" ]; then
+  echo "check-layers: only Application/Authorization/AuthorizationService.swift builds a revocation request:" >&2
+  echo "$revokers" >&2
+  status=1
+fi
+
 [ $status -eq 0 ] && echo "check-layers: Domain and Application import only Foundation and inner layers;" \
   "RiderKitTesting only RiderKit's public layers and Testing; no rider command in inner-layer strings;" \
-  "one Authorization header writer"
+  "one Authorization header writer; one sender of revocations"
 exit $status
