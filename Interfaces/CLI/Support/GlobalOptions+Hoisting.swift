@@ -1,6 +1,6 @@
 extension GlobalOptions {
     /// The global options that take a value (`--server URL`, `--server=URL`, `--color never`).
-    private static let valued = ["--server", "--issuer", "--account", "--record", "--replay", "--color"]
+    private static let valued = ["--server", "--issuer", "--resource", "--account", "--record", "--replay", "--color"]
 
     /// Moves global options written before the subcommand (`rider --json whoami`) to where
     /// ArgumentParser looks for them (`rider whoami --json`), since it does not hand a parent's
