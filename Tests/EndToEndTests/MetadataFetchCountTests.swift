@@ -36,11 +36,13 @@ struct MetadataFetchCountTests {
         discoveryPaths.reduce(0) { $0 + (requests[$1] ?? 0) }
     }
 
-    /// Runs `rider whoami` twice; each asks for each document at most once.
+    /// Runs `rider whoami` twice, the second after the access token expired (so it refreshes at
+    /// the discovered token endpoint); each asks for each document at most once.
     static func expectWhoamiAsksAtMostOnce(_ server: RunningReferenceServer, _ sandbox: Sandbox,
                                            environment: [String: String],
                                            sourceLocation: SourceLocation = #_sourceLocation) async throws {
         for round in 0..<2 {
+            if round == 1 { await server.store.expireAccessTokens() }
             let (whoami, requests) = try await metadataRequests(on: server) {
                 try await sandbox.rider(["whoami"], environment: environment)
             }
@@ -49,12 +51,13 @@ struct MetadataFetchCountTests {
                     sourceLocation: sourceLocation)
             #expect(requests.values.allSatisfy { $0 <= 1 }, "whoami \(round): \(requests)", sourceLocation: sourceLocation)
         }
+        #expect(await server.store.stats().refreshGrants == 1, "the second whoami refreshed", sourceLocation: sourceLocation)
     }
 
     @Test("no-store metadata: rider login --web asks for the discovery document once, each whoami at most once")
     func browserSignIn() async throws {
         try await withSandboxedReferenceServer(Self.noStore) { server, sandbox in
-            let (environment, opened) = try BrowserSignInTests.openIDEnvironment(server, sandbox)
+            let (environment, opened) = try BrowserSignInTests.environment(server, sandbox)
             let ((run, answer), requests) = try await Self.metadataRequests(on: server) {
                 try await DeviceSignInTests.signingIn(sandbox, ["login", "--web"], environment: environment,
                                                       opened: opened) { start in
