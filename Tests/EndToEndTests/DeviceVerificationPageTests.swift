@@ -10,7 +10,7 @@ struct DeviceVerificationPageTests {
         URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "user_code" }?.value ?? ""
     }
 
-    @Test("the page rider opens has the code filled in; signing in and approving there signs rider in")
+    @Test("the page rider opens has the code filled in; signing in and approving there signs rider in, and no secret shows")
     func approveInTheBrowser() async throws {
         try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
             let (environment, opened) = try DeviceSignInTests.issuerOnly(server, browser: sandbox)
@@ -30,10 +30,14 @@ struct DeviceVerificationPageTests {
             }
             #expect(run.status == 0, "\(run)")
             #expect(try await sandbox.rider(["whoami"], environment: environment).status == 0)
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
         }
     }
 
-    @Test("a wrong password on the page is refused and the code stays pending; denying it then ends rider's wait (exit 3)")
+    /// A password typed on the page by mistake: a secret too, though the provider refused it.
+    static let wrongPassword = "not-the-password-7f3c"
+
+    @Test("a wrong password on the page is refused and the code stays pending; denying it then ends rider's wait (exit 3), and no secret shows")
     func wrongPasswordThenDeny() async throws {
         try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
             let (environment, opened) = try DeviceSignInTests.issuerOnly(server, browser: sandbox)
@@ -42,7 +46,7 @@ struct DeviceVerificationPageTests {
                 try await WebDriver.withBrowser { browser in
                     try await browser.open(page)
                     try await browser.type(Demo.email, into: "email")
-                    try await browser.type("not-the-password", into: "password")
+                    try await browser.type(Self.wrongPassword, into: "password")
                     try await browser.click("approve")
                     let alert = try await browser.waitFor("[role=alert]")
                     #expect(!alert.isEmpty, "the page says what was wrong")
@@ -56,6 +60,7 @@ struct DeviceVerificationPageTests {
             }
             #expect(run.status == 3, "\(run)")
             #expect(sandbox.sessionFile() == nil, "nothing stored")
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox, SignInSecrets(values: [Self.wrongPassword]))
         }
     }
 }

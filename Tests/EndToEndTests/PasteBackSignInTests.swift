@@ -49,7 +49,7 @@ struct PasteBackSignInTests {
         return redirect
     }
 
-    @Test("the pasted address signs in; one with a forged state is refused (exit 3) and nothing is stored",
+    @Test("the pasted address signs in; one with a forged state is refused (exit 3) and nothing is stored; no secret shows",
           .enabled(if: FileManager.default.isExecutableFile(atPath: tmux), "needs \(tmux)"),
           arguments: [false, true])
     func pasteBack(forged: Bool) async throws {
@@ -62,6 +62,8 @@ struct PasteBackSignInTests {
             let screen = try await terminal.waitFor("paste it here")
             #expect(screen.contains("no browser can be opened here"), "\(screen)")
             let page = try Self.printedPage(on: screen)
+            let challenge = try #require(URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?
+                .first { $0.name == "code_challenge" }?.value)
             var answer = try await Self.redirectAfterSigningIn(at: page, server: server)
             #expect(answer.host == "127.0.0.1", "\(answer)")
             if forged {
@@ -87,6 +89,15 @@ struct PasteBackSignInTests {
                 #expect(end.contains("Logged in as"), "\(end)")
                 #expect(try await sandbox.rider("whoami").status == 0, "the session was stored")
             }
+            // The screens are scanned with the sandbox's files, once the line the terminal echoed
+            // as it was typed is taken out: rider's own output holds neither the code nor the rest.
+            let shownByRider = [screen, end].map {
+                $0.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: answer.absoluteString, with: "<pasted>")
+            }
+            try shownByRider.joined(separator: "\n").write(to: sandbox.root.appendingPathComponent("terminal-screens.txt"),
+                                                           atomically: true, encoding: .utf8)
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox,
+                                              SignInSecrets(values: [code], codeChallenges: [challenge]))
         }
     }
 }
