@@ -3,8 +3,8 @@ import Foundation
 /// The reference server's data: users with their rider profiles, issued tokens and counters.
 ///
 /// Everything lives in memory and starts from the same seed on every run. Besides serving the
-/// HTTP routes, the store offers hooks for client-side tests: ``issuedTokens()`` to look for
-/// leaked secrets, ``stats()`` to count grants, ``expireAccessTokens()`` to force a refresh.
+/// HTTP routes, the store offers hooks for client-side tests: ``stats()`` to count grants,
+/// ``expireAccessTokens()`` to force a refresh.
 public actor ReferenceStore {
     /// Every user; a user's index is the number in its id.
     var users: [ReferenceUser]
