@@ -180,21 +180,28 @@ struct ResourceSignInTests {
             Rig.stub(transport, .get, Self.resource, .status(503))
             Rig.stub(transport, .get, Self.metadata, .status(503))
         })
-        await #expect(throws: RiderError.self) { try await rig.server.resolvedConfiguration() }
-        #expect(rig.resourceRequests == 1)
-        await #expect(throws: RiderError.self) { try await rig.server.resolvedConfiguration() }
-        #expect(rig.resourceRequests == 2)
+        // The resource's own failure each time, not a refusal kept from the first.
+        for asked in 1...2 {
+            let error = await #expect(throws: RiderError.self) { try await rig.server.resolvedConfiguration() }
+            #expect(error?.code == .server && error?.status == 503, "\(String(describing: error))")
+            #expect(rig.resourceRequests == asked)
+        }
     }
 
     @Test("a resource must be on the API's origin, without fragment")
     func resourceOnTheServersOrigin() throws {
         let base = try #require(URL(string: "https://api.example.test/v1"))
         try APIConfiguration.validateResource(try #require(URL(string: "https://api.example.test/mcp")), on: base)
-        for refused in ["https://other.example.test/mcp", "http://api.example.test/mcp", "https://api.example.test:8443/",
-                        "https://api.example.test/mcp#x", "http://evil.example/"] {
-            #expect(throws: RiderError.self, "\(refused)") {
+        for (refused, why) in [("https://other.example.test/mcp", "is not on the server"),
+                               ("http://api.example.test/mcp", "plain http is only allowed for loopback hosts"),
+                               ("https://api.example.test:8443/", "is not on the server"),
+                               ("https://api.example.test/mcp#x", "must not have a fragment"),
+                               ("http://evil.example/", "plain http is only allowed for loopback hosts")] {
+            let error = #expect(throws: RiderError.self, "\(refused)") {
                 try APIConfiguration.validateResource(try #require(URL(string: refused)), on: base)
             }
+            #expect(error?.code == .invalidConfiguration && error?.message.contains(why) == true,
+                    "\(refused): \(String(describing: error))")
         }
     }
 

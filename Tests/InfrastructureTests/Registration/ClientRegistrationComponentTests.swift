@@ -231,9 +231,12 @@ struct ClientRegistrationComponentTests {
     func metadataDocumentURLChecked() throws {
         for text in ["http://rider.example/client.json", "https://rider.example", "https://u:p@rider.example/c.json",
                      "https://rider.example/c.json#x"] {
-            #expect(throws: RiderError.self) {
+            let error = #expect(throws: RiderError.self, "\(text)") {
                 try ClientRegistration.Configuration(clientIDMetadataURL: URL(string: text), program: Self.program)
             }
+            #expect(error?.code == .invalidConfiguration && error?.message.contains("metadata document URL") == true,
+                    "\(text): \(String(describing: error))")
+            #expect(error?.message.contains("u:p") == false, "a password in the URL is never repeated")
         }
     }
 
