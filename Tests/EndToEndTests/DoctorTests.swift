@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// `rider doctor` through the real binary: what it finds on a machine with no session bus, a
-/// world-writable vault folder, a server whose clock is off, an issuer nobody answers at, and a
-/// healthy provider; and its exit status for each.
+/// world-writable vault folder, a server whose clock is off, an issuer nobody answers at, metadata
+/// of another issuer or none at all, and a healthy provider; and its exit status for each.
 @Suite("rider doctor")
 struct DoctorTests {
     /// One check of `rider doctor --json`.
@@ -168,6 +168,48 @@ struct DoctorTests {
         #expect(human.status == 1)
         #expect(human.stdout.contains("fail  server"), "\(human)")
         #expect(human.stdout.contains("fix: check the address"), "\(human)")
+    }
+
+    @Test("metadata naming another issuer fails the metadata check with its fix; the grants are not checked (exit 1)")
+    func metadataOfAnotherIssuer() async throws {
+        let sandbox = try Sandbox(server: nil)
+        defer { sandbox.remove() }
+        try await withReferenceServer { server in
+            // The same server under another name: its metadata names it as 127.0.0.1.
+            let spelledOtherwise = "http://localhost:\(server.baseURL.port ?? 0)"
+            let run = try await sandbox.rider(["--issuer", spelledOtherwise, "doctor", "--json"], environment: [:])
+            #expect(run.status == 1, "\(run)")
+            let (checks, healthy) = try Self.checks(run)
+            #expect(!healthy)
+            #expect(checks["server"]?.status == "ok", "the server answers: \(run)")
+            let metadata = try #require(checks["metadata"], "\(run)")
+            #expect(metadata.status == "fail", "\(run)")
+            #expect(metadata.detail.contains("names the issuer '\(server.baseURL.absoluteString)'")
+                && metadata.detail.contains("not the configured '\(spelledOtherwise)'"), "\(run)")
+            #expect(metadata.fix?.contains("set issuer to exactly what the provider calls itself") == true, "\(run)")
+            #expect(checks["grants"]?.status == "note", "\(run)")
+
+            let human = try await sandbox.rider(["--issuer", spelledOtherwise, "doctor"], environment: [:])
+            #expect(human.status == 1, "\(human)")
+            #expect(human.stdout.contains("fail  metadata"), "\(human)")
+        }
+    }
+
+    @Test("a metadata address that answers something other than metadata fails the metadata check (exit 1)")
+    func metadataThatIsNotMetadata() async throws {
+        let sandbox = try Sandbox(server: nil)
+        defer { sandbox.remove() }
+        let body = "<html>sign in</html>"
+        let page = try CannedHTTPServer(response: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+        defer { page.stop() }
+        let run = try await sandbox.rider(["--issuer", page.baseURL, "doctor", "--json"], environment: [:])
+        #expect(run.status == 1, "\(run)")
+        let (checks, _) = try Self.checks(run)
+        #expect(checks["server"]?.status == "ok", "\(run)")
+        #expect(checks["metadata"]?.status == "fail", "\(run)")
+        #expect(checks["metadata"]?.detail.contains("provider metadata") == true, "\(run)")
+        #expect(checks["grants"]?.status == "note", "\(run)")
     }
 
     @Test("https to a server that does not speak TLS fails the tls check with its fix (exit 1)")
