@@ -28,6 +28,33 @@ struct StatsTests {
         }
     }
 
+    @Test("metadata requests are counted per document; with metadataNoStore every document is sent no-store")
+    func metadataRequests() async throws {
+        let documents = ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server",
+                         "/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/admin"]
+        var noStore = Self.hooksOn
+        noStore.metadataNoStore = true
+        for configuration in [Self.hooksOn, noStore] {
+            try await TestServer.with(configuration) { server in
+                for document in documents {
+                    let response = try await server.get(document)
+                    #expect(response.status == 200, "\(document)")
+                    #expect(response.header("Cache-Control")
+                        == (configuration.metadataNoStore ? "no-store" : "public, max-age=3600"), "\(document)")
+                }
+                _ = try await server.get("/.well-known/openid-configuration")
+                _ = try await server.get("/.well-known/nothing-here")
+                let counted = await server.store.stats().metadataRequests
+                #expect(counted == ["/.well-known/openid-configuration": 2, "/.well-known/oauth-authorization-server": 1,
+                                    "/.well-known/oauth-protected-resource": 1,
+                                    "/.well-known/oauth-protected-resource/admin": 1],
+                        "served documents only")
+                let object = try await server.get("/_test/stats").object()
+                #expect(object["metadata_requests"] == nil, "/_test/stats keeps its shape")
+            }
+        }
+    }
+
     @Test("issuedTokens() lists every access and refresh token in order")
     func issuedTokens() async throws {
         try await TestServer.with(Self.hooksOn) { server in
