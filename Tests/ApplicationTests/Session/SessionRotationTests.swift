@@ -78,14 +78,20 @@ struct SessionRotationTests {
     func cancellationDoesNotAbandonRefresh() async throws {
         let harness = try UseCaseHarness.signedIn()
         harness.acceptRiderRequests(only: "access-2")
+        // The refresh is held until the test has cancelled the request that started it: a signal,
+        // not a sleep a loaded machine could outlast.
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
         harness.transport.stub(.post, "/auth/token", times: 1) { _ in
-            try await Task.sleep(for: .milliseconds(30))
+            for await _ in released { break }
+            // A refresh abandoned with that request is cancelled here, and fails.
+            try Task.checkCancellation()
             return .successful(Fixtures.renewedTokens)
         }
 
         let first = Task { try await harness.getRider() }
         try await harness.transport.waitForRequests(.post, "/auth/token")
         first.cancel()
+        release.finish()
         _ = try? await first.value
         let second = try await harness.getRider()
 
@@ -94,17 +100,42 @@ struct SessionRotationTests {
         #expect(await harness.vault.storedSession?.refreshToken == "refresh-2")
     }
 
+    /// Whether `states` says logged out; `false` when it ends first, or after a minute (a hang
+    /// detector, not a speed limit: the sign-out is then released all the same, and the test fails).
+    private static func firstSignedOut(in states: AsyncStream<SessionState>) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await state in states where state == .signedOut(reason: .loggedOut) { return true }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(60))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
     @Test("signing out while a refresh is under way does not bring the session back")
     func endDuringRefresh() async throws {
         let harness = try UseCaseHarness.signedIn()
+        // The refresh is held until the sign-out is under way (the engine says signedOut; the
+        // sign-out then waits for the refresh to finish): a signal, not a sleep.
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
         harness.transport.stub(.post, "/auth/token", times: 1) { _ in
-            try await Task.sleep(for: .milliseconds(50))
+            for await _ in released { break }
             return .successful(Fixtures.renewedTokens)
         }
+        let states = await harness.sessions.states()
 
         let refresh = Task { try await harness.sessions.refresh() }
         try await harness.transport.waitForRequests(.post, "/auth/token")
-        try await harness.sessions.end()
+        let end = Task { try await harness.sessions.end() }
+        #expect(await Self.firstSignedOut(in: states), "the sign-out began while the refresh was held")
+        release.finish()
+        try await end.value
         _ = try? await refresh.value
 
         #expect(await harness.vault.storedSession == nil)
