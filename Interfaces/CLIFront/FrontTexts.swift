@@ -743,7 +743,7 @@ Examples:
   rider session token --dpop-proof GET \"$RIDER_BASE_URL/auth/me\" \\
     | curl -H @- \"$RIDER_BASE_URL/auth/me\"
 
-USAGE: rider session token [--header] [--dpop-proof <METHOD URL> ...] [--server <url>] [--issuer <url>] [--resource <url>] [--account <email|id>] [--json] [--verbose] [--color <when>] [--record <folder>] [--replay <folder>]
+USAGE: rider session token [--header] [--dpop-proof <METHOD URL> ...] [--server <url>] [--issuer <url>] [--resource <url>] [--account <email|id>] [--replay <folder>]
 
 GLOBAL OPTIONS:
   --server <url>          The server's base URL, e.g. https://api.example.com
@@ -759,16 +759,6 @@ GLOBAL OPTIONS:
   --account <email|id>    The account to act as, by email or user id, among
                           those signed in on the server (overrides
                           RIDER_ACCOUNT; default: the server's active account).
-  --json                  Print machine-readable JSON on stdout (snake_case
-                          keys, ISO-8601 dates); errors go to stderr as JSON.
-  --verbose               Log each request (method, URL, status) to stderr.
-                          Never logs headers, bodies or tokens.
-  --color <when>          When to style human-readable output: auto (on a
-                          terminal, unless NO_COLOR is set or TERM=dumb),
-                          always or never. (values: auto, always, never;
-                          default: auto)
-  --record <folder>       Also write each HTTP request and response into this
-                          folder as JSON, tokens and passwords redacted.
   --replay <folder>       Answer every request from a folder written by
                           --record instead of the network.
 
@@ -2227,11 +2217,13 @@ URL, or http on loopback; timeout 1 to 600 seconds; vault automatic,
 secret-service, encrypted-file, file:/path or memory; cache sqlite,
 sqlite:/path or memory; …) and nothing is written when it is refused. Numbers
 and true/false are written as JSON numbers and booleans. Other keys in the file
-are kept. The folder is created 0700 and the file written 0600, through a
-temporary file renamed over the old one; a file that is not a JSON object is
-never replaced (exit 10). Nor is one that another user could change, or one in
-a folder they could change (exit 10, naming the chmod to run): a symbolic link
-there may have been planted, so it is never followed.
+are kept; one rider does not know (a typo: rider refuses to start while the
+file has it) is named on standard error. The folder is created 0700 and the
+file written 0600, through a temporary file renamed over the old one; a file
+that is not a JSON object is never replaced (exit 10). Nor is one that another
+user could change, or one in a folder they could change (exit 10, naming the
+chmod to run): a symbolic link there may have been planted, so it is never
+followed.
 
 client_secret is not taken from the command line (ps and shell history would
 keep it): pipe it in with --value-stdin, or leave the value out at a terminal
@@ -3066,9 +3058,9 @@ _rider_session_refresh() {
 
 _rider_session_token() {
     repeating_flags=()
-    non_repeating_flags=(--header --json --verbose -h --help)
+    non_repeating_flags=(--header -h --help)
     repeating_options=(--dpop-proof)
-    non_repeating_options=(--server --issuer --resource --account --color --record --replay)
+    non_repeating_options=(--server --issuer --resource --account --replay)
     __rider_offer_flags_options 0
 
     # Offer option value completions
@@ -3086,14 +3078,6 @@ _rider_session_token() {
         return
         ;;
     '--account')
-        return
-        ;;
-    '--color')
-        __rider_add_completions -W 'auto'$'\\n''always'$'\\n''never'
-        return
-        ;;
-    '--record')
-        __rider_add_completions -d
         return
         ;;
     '--replay')
@@ -4769,7 +4753,6 @@ _rider_session_refresh() {
 
 _rider_session_token() {
     local -i ret=1
-    local -ar ___color=('auto' 'always' 'never')
     local -ar arg_specs=(
         '--header[Print the header line `Authorization\\: Bearer TOKEN` instead, for `curl -H @-`.]'
         '--dpop-proof[For a DPoP-bound session\\: print the Authorization and DPoP header lines for one request.]:METHOD URL:'
@@ -4777,10 +4760,6 @@ _rider_session_token() {
         '--issuer[The OAuth provider'\\''s issuer, e.g. https\\://id.example.com\\: its metadata names the token endpoint (overrides RIDER_ISSUER).]:url:'
         '--resource[The protected resource to sign in to, e.g. https\\://api.example.com/\\: its metadata (RFC 9728) names the provider, and the session'\\''s tokens are for it alone (overrides RIDER_RESOURCE; alone, it is the server too).]:url:'
         '--account[The account to act as, by email or user id, among those signed in on the server (overrides RIDER_ACCOUNT; default\\: the server'\\''s active account).]:email|id:'
-        '--json[Print machine-readable JSON on stdout (snake_case keys, ISO-8601 dates); errors go to stderr as JSON.]'
-        '--verbose[Log each request (method, URL, status) to stderr. Never logs headers, bodies or tokens.]'
-        '--color[When to style human-readable output\\: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never.]:when:{__rider_complete \"${___color[@]}\"}'
-        '--record[Also write each HTTP request and response into this folder as JSON, tokens and passwords redacted.]:folder:_files -/'
         '--replay[Answer every request from a folder written by --record instead of the network.]:folder:_files -/'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -5748,7 +5727,7 @@ function __rider_parse_tokens -S
             case 'refresh'
                 __rider_parse_subcommand 0 'server=' 'issuer=' 'resource=' 'account=' 'json' 'verbose' 'color=' 'record=' 'replay=' 'h/help'
             case 'token'
-                __rider_parse_subcommand 0 'header' 'dpop-proof=+' 'server=' 'issuer=' 'resource=' 'account=' 'json' 'verbose' 'color=' 'record=' 'replay=' 'h/help'
+                __rider_parse_subcommand 0 'header' 'dpop-proof=+' 'server=' 'issuer=' 'resource=' 'account=' 'replay=' 'h/help'
             end
         case 'vault'
             __rider_parse_subcommand 0 'h/help'
@@ -6008,10 +5987,6 @@ complete -c 'rider' -n '__rider_should_offer_completions_for_flags_or_options \"
 complete -c 'rider' -n '__rider_should_offer_completions_for_flags_or_options \"rider session token\" issuer' -l 'issuer' -d 'The OAuth provider\\'s issuer, e.g. https://id.example.com: its metadata names the token endpoint (overrides RIDER_ISSUER).' -rfka ''
 complete -c 'rider' -n '__rider_should_offer_completions_for_flags_or_options \"rider session token\" resource' -l 'resource' -d 'The protected resource to sign in to, e.g. https://api.example.com/: its metadata (RFC 9728) names the provider, and the session\\'s tokens are for it alone (overrides RIDER_RESOURCE; alone, it is the server too).' -rfka ''
 complete -c 'rider' -n '__rider_should_offer_completions_for_flags_or_options \"rider session token\" account' -l 'account' -d 'The account to act as, by email or user id, among those signed in on the server (overrides RIDER_ACCOUNT; default: the server\\'s active account).' -rfka ''
-complete -c 'rider' -n '__rider_should_offer_completions_for_flags_or_options \"rider session token\" json' -l 'json' -d 'Print machine-readable JSON on stdout (snake_case keys, ISO-8601 dates); errors go to stderr as JSON.'
-complete -c 'rider' -n '__rider_should_offer_completions_for_flags_or_options \"rider session token\" verbose' -l 'verbose' -d 'Log each request (method, URL, status) to stderr. Never logs headers, bodies or tokens.'
-complete -c 'rider' -n '__rider_should_offer_completions_for_flags_or_options \"rider session token\" color' -l 'color' -d 'When to style human-readable output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never.' -rfka 'auto always never'
-complete -c 'rider' -n '__rider_should_offer_completions_for_flags_or_options \"rider session token\" record' -l 'record' -d 'Also write each HTTP request and response into this folder as JSON, tokens and passwords redacted.' -rfa '(__rider_complete_directories)'
 complete -c 'rider' -n '__rider_should_offer_completions_for_flags_or_options \"rider session token\" replay' -l 'replay' -d 'Answer every request from a folder written by --record instead of the network.' -rfa '(__rider_complete_directories)'
 complete -c 'rider' -n '__rider_should_offer_completions_for_flags_or_options \"rider session token\" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'rider' -n '__rider_should_offer_completions_for_flags_or_options \"rider vault\" h help' -s 'h' -l 'help' -d 'Show help information.'

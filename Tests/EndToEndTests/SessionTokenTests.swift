@@ -71,13 +71,21 @@ struct SessionTokenTests {
         }
     }
 
-    @Test("refused with --verbose, --record or --json (exit 2), and signed out it exits 4 printing nothing",
+    @Test("refused with --verbose, --record or --json (exit 2) wherever they are written, which --help does not offer; signed out it exits 4 printing nothing",
           arguments: [["--verbose"], ["--record", "/tmp/rider-never-written"], ["--json"]])
     func refusals(extra: [String]) async throws {
         try await withSandboxedReferenceServer { _, sandbox in
-            let refused = try await sandbox.rider(["session", "token"] + extra, environment: [:])
-            #expect(refused.status == 2, "\(refused)")
-            #expect(refused.stdout.isEmpty)
+            for arguments in [["session", "token"] + extra, extra + ["session", "token"]] {
+                let refused = try await sandbox.rider(arguments, environment: [:])
+                #expect(refused.status == 2 && refused.stderr.contains("leave out \(extra[0])"), "\(refused)")
+                #expect(refused.stdout.isEmpty)
+            }
+            let help = try await sandbox.rider("session", "token", "--help")
+            #expect(help.status == 0 && help.stdout.contains("--server") && help.stdout.contains("--account"), "\(help)")
+            // An option's own line: its name, then its value's name or the column gap before its help.
+            let listed = help.lines.map { $0.trimmingCharacters(in: .whitespaces) }
+                .contains { $0.hasPrefix(extra[0] + " <") || $0.hasPrefix(extra[0] + "  ") }
+            #expect(!listed, "the options listed do not include what is refused: \(help)")
             let signedOut = try await sandbox.rider("session", "token")
             #expect(signedOut.status == 4, "\(signedOut)")
             #expect(signedOut.stdout.isEmpty)

@@ -41,7 +41,33 @@ struct SessionTokenCommand: GlobalOptionsCommand {
                                + "request.", valueName: "METHOD URL"))
     var dpopProof: [String] = []
 
-    @OptionGroup(title: "Global Options") var global: GlobalOptions
+    @OptionGroup(title: "Global Options") var options: Options
+
+    var global: GlobalOptions { options.global }
+
+    /// The global options this command takes: those that choose the server, provider and session.
+    /// --json, --verbose and --record are parsed but not shown in the help: `validate` says why each
+    /// is refused (a hidden option is still read), and `--help` lists none of them. --color is
+    /// accepted as everywhere, and has nothing to style.
+    struct Options: ParsableArguments {
+        @Option(name: .long, help: GlobalOptions.Help.server) var server: String?
+        @Option(name: .long, help: GlobalOptions.Help.issuer) var issuer: String?
+        @Option(name: .long, help: GlobalOptions.Help.resource) var resource: String?
+        @Option(name: .long, help: GlobalOptions.Help.account) var account: String?
+        @Option(name: .long, help: GlobalOptions.Help.replay, completion: .directory) var replay: String?
+        @Flag(name: .long, help: .hidden) var json = false
+        @Flag(name: .long, help: .hidden) var verbose = false
+        @Option(name: .long, help: .hidden) var record: String?
+        @Option(name: .long, help: .hidden) var color: ColorMode = .auto
+
+        /// The same values as every other command's global options.
+        var global: GlobalOptions {
+            var global = GlobalOptions()
+            (global.server, global.issuer, global.resource, global.account) = (server, issuer, resource, account)
+            (global.json, global.verbose, global.record, global.replay, global.color) = (json, verbose, record, replay, color)
+            return global
+        }
+    }
 
     func validate() throws {
         if global.verbose { throw ValidationError("session token prints a secret: leave out --verbose") }

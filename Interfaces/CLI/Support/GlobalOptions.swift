@@ -4,25 +4,10 @@ import RiderKit
 
 /// The options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "The server's base URL, e.g. https://api.example.com (overrides RIDER_BASE_URL).",
-        valueName: "url"))
-    var server: String?
-
-    @Option(name: .long, help: ArgumentHelp(
-        "The OAuth provider's issuer, e.g. https://id.example.com: its metadata names the token endpoint (overrides RIDER_ISSUER).",
-        valueName: "url"))
-    var issuer: String?
-
-    @Option(name: .long, help: ArgumentHelp(
-        "The protected resource to sign in to, e.g. https://api.example.com/: its metadata (RFC 9728) names the provider, and the session's tokens are for it alone (overrides RIDER_RESOURCE; alone, it is the server too).",
-        valueName: "url"))
-    var resource: String?
-
-    @Option(name: .long, help: ArgumentHelp(
-        "The account to act as, by email or user id, among those signed in on the server (overrides RIDER_ACCOUNT; default: the server's active account).",
-        valueName: "email|id"))
-    var account: String?
+    @Option(name: .long, help: Help.server) var server: String?
+    @Option(name: .long, help: Help.issuer) var issuer: String?
+    @Option(name: .long, help: Help.resource) var resource: String?
+    @Option(name: .long, help: Help.account) var account: String?
 
     @Flag(name: .long, help: "Print machine-readable JSON on stdout (snake_case keys, ISO-8601 dates); errors go to stderr as JSON.")
     var json = false
@@ -40,10 +25,25 @@ struct GlobalOptions: ParsableArguments {
         valueName: "folder"), completion: .directory)
     var record: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Answer every request from a folder written by --record instead of the network.",
-        valueName: "folder"), completion: .directory)
-    var replay: String?
+    @Option(name: .long, help: Help.replay, completion: .directory) var replay: String?
+
+    /// The help of the options that choose the server, provider and session, which a command with
+    /// options of its own (`session token`) declares again.
+    enum Help {
+        static let server = ArgumentHelp(
+            "The server's base URL, e.g. https://api.example.com (overrides RIDER_BASE_URL).", valueName: "url")
+        static let issuer = ArgumentHelp(
+            "The OAuth provider's issuer, e.g. https://id.example.com: its metadata names the token endpoint (overrides RIDER_ISSUER).",
+            valueName: "url")
+        static let resource = ArgumentHelp(
+            "The protected resource to sign in to, e.g. https://api.example.com/: its metadata (RFC 9728) names the provider, and the session's tokens are for it alone (overrides RIDER_RESOURCE; alone, it is the server too).",
+            valueName: "url")
+        static let account = ArgumentHelp(
+            "The account to act as, by email or user id, among those signed in on the server (overrides RIDER_ACCOUNT; default: the server's active account).",
+            valueName: "email|id")
+        static let replay = ArgumentHelp(
+            "Answer every request from a folder written by --record instead of the network.", valueName: "folder")
+    }
 
     func validate() throws {
         if record != nil, replay != nil {
