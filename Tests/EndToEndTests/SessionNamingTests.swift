@@ -38,6 +38,9 @@ struct SessionNamingTests {
 
             let list = try await sandbox.rider("session", "list")
             #expect(list.status == 0, "\(list)")
+            // Titles as the users and config tables have them (#35 item 9).
+            #expect(list.lines.first?.split(separator: " ") == ["SERVER", "ACCOUNT", "STATE", "EXPIRES", "REFRESHES", "VAULT"],
+                    "\(list)")
             let row = try #require(list.lines.first { $0.contains(Demo.email) }, "\(list)")
             #expect(row.contains("renews on next use") && !row.contains("expired"), "\(row)")
 

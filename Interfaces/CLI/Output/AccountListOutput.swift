@@ -70,7 +70,8 @@ struct AccountListOutput: Encodable, Sendable {
 
     func lines(now: Date, on terminal: TerminalOutput) -> [String] {
         guard !sessions.isEmpty else { return ["No account is signed in. Run `rider login`."] }
-        let columns = ["", "server", "account", "state", "expires", "refreshes", "vault"]
+        // Titles in capitals, as the users and config tables have theirs.
+        let columns = ["", "SERVER", "ACCOUNT", "STATE", "EXPIRES", "REFRESHES", "VAULT"]
         let rows = sessions.map { $0.row(now: now) }
         guard terminal.usesTables else { return HumanFormat.columns([columns] + rows) }
         return TextTable(columns: columns.map { TextTable.Column(title: $0) }, rows: rows).lines(style: terminal.style)
