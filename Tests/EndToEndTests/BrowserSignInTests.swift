@@ -192,6 +192,35 @@ struct BrowserSignInTests {
         }
     }
 
+    @Test("with --json, every line on stderr is a JSON object (the address to open as sign_in); approved, stdout is the result; declined, exit 3 and the error object last",
+          arguments: ["approve", "deny"])
+    func json(action: String) async throws {
+        try await withSandboxedReferenceServer(DeviceSignInTests.configuration) { server, sandbox in
+            let (environment, opened) = try Self.environment(server, sandbox)
+            let (run, (start, challenge)) = try await DeviceSignInTests.signingIn(
+                sandbox, ["login", "--web", "--json"], environment: environment, opened: opened) { start in
+                let page = try await Self.providerPage(behind: start)
+                _ = try await Self.answerByForm(page, server: server, action: action)
+                return (start, Self.query("code_challenge", of: page))
+            }
+            let stderr = try #require(DeviceSignInTests.jsonLines(run.stderr), "a line on stderr is not JSON: \(run)")
+            let signIn = try #require(stderr.first?["sign_in"] as? [String: Any], "\(run)")
+            #expect(signIn["method"] as? String == "web" && signIn["url"] as? String == start.absoluteString, "\(run)")
+            #expect(signIn["opened_in_browser"] as? Bool == true && signIn["paste_answer"] as? Bool == false, "\(run)")
+            #expect(signIn["timeout"] as? Int == 300, "\(run)")
+            if action == "approve" {
+                #expect(run.status == 0, "\(run)")
+                let result = try #require(DeviceSignInTests.jsonLines(run.stdout), "\(run)")
+                #expect(result.count == 1 && result.first?["user_id"] as? String == Demo.userID, "\(run)")
+            } else {
+                #expect(run.status == 3, "\(run)")
+                #expect(run.stdout.isEmpty, "\(run)")
+                #expect((stderr.last?["error"] as? [String: Any])?["code"] as? String == "authorization_denied", "\(run)")
+            }
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox, SignInSecrets(codeChallenges: [challenge]))
+        }
+    }
+
     @Test("plain rider login against a provider without the password grant, with a browser at hand, signs in in the browser")
     func chosenWhenPasswordGrantIsOff() async throws {
         var configuration = DeviceSignInTests.configuration
