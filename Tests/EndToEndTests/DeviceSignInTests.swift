@@ -211,6 +211,34 @@ struct DeviceSignInTests {
         }
     }
 
+    @Test("with --json, a sign-in ended by SIGTERM ends by that signal, every line on stderr a JSON object, the cancelled error last")
+    func terminatedWithJSON() async throws {
+        try await withSandboxedReferenceServer(Self.configuration) { server, sandbox in
+            let (environment, opened) = try Self.issuerOnly(server, browser: sandbox)
+            let pid = HangReport.ProcessID()
+            async let login = sandbox.rider(["login", "--device", "--json"], environment: environment, started: pid.set)
+            _ = try await Self.openedPage(opened)
+            // The wait is under way once rider has polled for the tokens (answered "pending");
+            // a hang detector, not a speed limit.
+            var waited = 0
+            while await server.store.stats().failedTokenRequests == 0, waited < 1200 {
+                try await Task.sleep(for: .milliseconds(50))
+                waited += 1
+            }
+            #expect(await server.store.stats().failedTokenRequests > 0, "rider never polled")
+            kill(try #require(pid.current), SIGTERM)
+            let run = try await login
+            #expect(run.status == SIGTERM, "ended by the signal: \(run)")
+            let stderr = try #require(Self.jsonLines(run.stderr), "a line on stderr is not JSON: \(run)")
+            #expect(stderr.first?["sign_in"] != nil, "\(run)")
+            let error = stderr.last?["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "cancelled", "\(run)")
+            #expect((error?["message"] as? String)?.contains("nothing was stored") == true, "\(run)")
+            #expect(run.stdout.isEmpty && sandbox.sessionFile() == nil, "\(run)")
+            await expectNoSignInSecretsLeaked(from: server, in: sandbox)
+        }
+    }
+
     @Test("--device with --email, or --no-browser alone, is a usage error")
     func usage() async throws {
         let sandbox = try Sandbox(server: nil)

@@ -166,10 +166,10 @@ struct LoginCommand: GlobalOptionsCommand {
                 : "(the provider does not offer sign-in with a password)"
             switch flow {
             case .browser:
-                SignInNotice.notice("Signing in with the browser \(why).", json: global.json)
+                Notice.notice("Signing in with the browser \(why).", json: global.json)
                 return try await signInWithBrowser(context)
             case .device:
-                SignInNotice.notice("Signing in with a device code \(why).", json: global.json)
+                Notice.notice("Signing in with a device code \(why).", json: global.json)
                 return try await signInWithDeviceCode(context)
             }
         }
@@ -214,12 +214,12 @@ struct LoginCommand: GlobalOptionsCommand {
             : try listen.map(LoopbackListenAddress.init(parsing:))
         let json = global.json
         let loopback = LoopbackBrowserUserAgent(listeningOn: addresses,
-                                                onSkipped: { SignInNotice.notice($0 + ".", prefix: "rider: ", json: json) })
+                                                onSkipped: { Notice.notice($0 + ".", prefix: "rider: ", json: json) })
         tellBrowser(loopback.browserChoice)
         let pastes = (noBrowser || !loopback.canOpenPages) && isatty(STDIN_FILENO) == 1
         let agent: any ExternalUserAgent = pastes
             ? PastedRedirectUserAgent(wrapping: loopback, nextLine: { await PastedLines.standardInput.next() },
-                                      onUnreadable: { SignInNotice.notice($0 + ".", prefix: "rider: ", json: json) })
+                                      onUnreadable: { Notice.notice($0 + ".", prefix: "rider: ", json: json) })
             : loopback
         let flow = SignInFlow(browser: BrowserSignIn(redirectPath: redirectPath, timeout: timeout, opensBrowser: opensBrowser,
                                                      prompt: { prompt in
@@ -228,7 +228,8 @@ struct LoginCommand: GlobalOptionsCommand {
                                                      userAgent: agent))
         let session: Session
         do {
-            session = try await Interruption.cancelling(saying: "the sign-in was cancelled; nothing was stored.") {
+            session = try await Interruption.cancelling(saying: "the sign-in was cancelled; nothing was stored.",
+                                                        json: global.json) {
                 try await rider.signIn(flow)
             }
         } catch let error as RiderError where error.remedy == .setClientID {
@@ -285,34 +286,6 @@ struct LoginCommand: GlobalOptionsCommand {
         return server.hasProvider || server.explicit.authorization != nil || server.explicit.deviceAuthorization != nil
     }
 
-    /// Where to sign in, on standard error: sentences, or with `--json` one `sign_in` object.
-    private static func tell(_ prompt: SignInWithBrowser.Prompt, pastes: Bool, timeout: TimeInterval, json: Bool) {
-        // A browser on the person's own machine cannot reach this one's loopback.
-        let overSSH = !prompt.openedInBrowser && !pastes
-            && ProcessInfo.processInfo.environment.keys.contains { $0 == "SSH_CONNECTION" || $0 == "SSH_TTY" }
-        let sshHint = "This is an SSH session: to sign in from a browser on another machine, run `rider login --web` "
-            + "with standard input on the terminal and paste the browser's last address back, or use `rider login --device`."
-        if json {
-            SignInNotice.signIn(SignInPromptOutput(web: prompt.url, openedInBrowser: prompt.openedInBrowser,
-                                                   pastes: pastes, timeout: timeout))
-            if overSSH { SignInNotice.notice(sshHint, json: json) }
-            return
-        }
-        let page = prompt.url.absoluteString.terminalSafe
-        if prompt.openedInBrowser {
-            Console.standardError("The sign-in page was opened in your browser. If it did not open, open this address on "
-                + "this machine (it works once):\n  \(page)")
-        } else if pastes {
-            Console.standardError("To sign in, open this address in a browser, on this machine or any other:\n  \(page)")
-            Console.standardError("When the browser ends on an address starting with http://127.0.0.1 or http://[::1] "
-                + "that it cannot load, copy that whole address and paste it here, then press Enter.")
-        } else {
-            Console.standardError("To sign in, open this address in a browser on this machine (it works once):\n  \(page)")
-            if overSSH { Console.standardError(sshHint) }
-        }
-        Console.standardError("Waiting for the sign-in in the browser (up to \(Int(timeout)) s; Ctrl-C to give up)…")
-    }
-
     /// Shows the code and the page on standard error (standard output keeps the result, so
     /// `--json` stays one object), then waits for the approval. With `--json` the code and the
     /// page go out as one `sign_in` object, once the browser was asked to open the page.
@@ -324,19 +297,20 @@ struct LoginCommand: GlobalOptionsCommand {
                 + "and enter the code \(pending.userCode.terminalSafe)")
         }
         if let warning = await Self.verificationPageWarning(pending, context) {
-            SignInNotice.warning(warning, json: global.json)
+            Notice.warning(warning, json: global.json)
         }
         let browser = LoopbackBrowserUserAgent()
         tellBrowser(browser.browserChoice)
         let opened = noBrowser ? false : try await browser.show(page)
         if global.json {
-            SignInNotice.signIn(SignInPromptOutput(device: pending, openedInBrowser: opened))
+            Notice.signIn(SignInPromptOutput(device: pending, openedInBrowser: opened))
         } else {
             if opened { Console.standardError("(the page was opened in your browser)") }
             Console.standardError("Waiting for the sign-in to be approved (Ctrl-C to give up)…")
         }
         let rider = context.rider
-        let session = try await Interruption.cancelling(saying: "the sign-in was cancelled; nothing was stored.") {
+        let session = try await Interruption.cancelling(saying: "the sign-in was cancelled; nothing was stored.",
+                                                        json: global.json) {
             try await rider.signInWithDeviceCode.complete(pending)
         }
         try await printSignedIn(session, context)
@@ -390,7 +364,7 @@ struct LoginCommand: GlobalOptionsCommand {
         if browser, isatty(STDIN_FILENO) == 1 { return (.browser, password) }
         if device {
             if browser {
-                SignInNotice.notice("No browser can be opened here and standard input is not a terminal to paste "
+                Notice.notice("No browser can be opened here and standard input is not a terminal to paste "
                     + "the browser's answer on.", json: global.json)
             }
             return (.device, password)

@@ -18,19 +18,24 @@ enum Interruption {
         + "made. `rider profile show` tells."
 
     /// Runs `operation`, cancelling it when one of the signals arrives.
-    /// - Parameter cancelled: printed on standard error when a signal cancelled the operation.
+    /// - Parameters:
+    ///   - cancelled: printed on standard error when a signal cancelled the operation.
+    ///   - json: with `--json`: `cancelled` goes out as the `cancelled` error object instead.
     /// - Returns: what `operation` returns, when no signal came.
-    static func cancelling<Result: Sendable>(saying cancelled: String,
+    static func cancelling<Result: Sendable>(saying cancelled: String, json: Bool = false,
                                              _ operation: @escaping @Sendable () async throws -> Result)
         async throws -> Result {
-        try await cancelling(saying: { cancelled }, operation)
+        try await cancelling(saying: { cancelled }, json: json, operation)
     }
 
     /// Runs `operation`, cancelling it when one of the signals arrives.
-    /// - Parameter cancelled: what to print on standard error when a signal cancelled the
-    ///   operation, asked then (an upload knows only then how much of it was sent).
+    /// - Parameters:
+    ///   - cancelled: what to print on standard error when a signal cancelled the operation,
+    ///     asked then (an upload knows only then how much of it was sent).
+    ///   - json: with `--json`: that goes out as the `cancelled` error object, as a cancellation
+    ///     without a signal does, so a script reads every line of standard error as JSON.
     /// - Returns: what `operation` returns, when no signal came.
-    static func cancelling<Result: Sendable>(saying cancelled: @escaping @Sendable () -> String,
+    static func cancelling<Result: Sendable>(saying cancelled: @escaping @Sendable () -> String, json: Bool = false,
                                              _ operation: @escaping @Sendable () async throws -> Result)
         async throws -> Result {
         let task = Task { try await operation() }
@@ -42,7 +47,12 @@ enum Interruption {
         let outcome = await task.result
         watch.cancel()
         if let number = received.value {
-            Console.standardError("rider: " + cancelled())
+            if json {
+                Console.standardError(json: JSONOutput.string(ErrorOutput(code: "cancelled", message: cancelled()))
+                    ?? #"{"error":{"code":"cancelled","message":"Cancelled."}}"#)
+            } else {
+                Console.standardError("rider: " + cancelled())
+            }
             signal(number, SIG_DFL)
             // Raised on this thread with the signal unblocked here: sent to the process (kill), it
             // could wait pending on threads that dispatch left blocking it, and the process then
