@@ -59,15 +59,34 @@ package struct SystemBrowserOpener: Sendable {
         switch choice {
         case .browserVariable(let browser):
             // `$BROWSER` may name a program with options ("firefox --new-window"): the shell splits
-            // it, and the address arrives as "$1", one argument, unexpanded.
+            // it, and the address arrives as "$1", one argument, unexpanded. The braces and the
+            // line break keep the `&` on the whole of it, whatever `;`, `|` or `#` it holds.
+            let shell: pid_t
             do {
-                try launch(browser + " \"$1\"", url)
+                shell = try spawn("/bin/sh", ["sh", "-c", "{ \(browser) \"$1\"\n} &", "sh", url.absoluteString])
             } catch {
                 throw RiderError.invalidConfiguration("BROWSER (\(browser)) cannot be started", underlying: error)
             }
+            // The shell only starts the browser in the background and exits: a wait of a
+            // millisecond or two; an exit status says it could not even read the command.
+            // ECHILD means something else of the program's reaped it already.
+            var status: Int32 = 0
+            while waitpid(shell, &status, 0) < 0, errno == EINTR {}
+            let exited = status & 0x7f == 0, code = (status >> 8) & 0xff
+            guard !exited || code == 0 else {
+                throw RiderError.invalidConfiguration("BROWSER (\(browser)) cannot be started: the shell ended with "
+                    + "status \(code) reading it")
+            }
             return true
         case .windows(let program), .xdgOpen(let program, _):
-            return (try? launch("\"$0\" \"$1\"", url, name: program)) != nil
+            // Run directly, so a program that cannot be executed here (explorer.exe with the WSL
+            // interop off) is known at once; reaped when it exits (they hand over and exit).
+            guard let pid = try? spawn(program, [program, url.absoluteString]) else { return false }
+            Thread.detachNewThread {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            }
+            return true
         case .none:
             return false
         }
@@ -113,21 +132,18 @@ package struct SystemBrowserOpener: Sendable {
         return version.lowercased().contains("microsoft")
     }
 
-    /// Starts `command` (a shell command; `$1` is `url`, `$0` is `name`) and lets it go.
+    /// Starts `path` with `arguments` (the first is its name) in a process group of its own, so
+    /// Ctrl-C on rider does not reach it, and with nothing else of rider's but the environment.
     ///
-    /// A shell started here runs it in the background and exits at once: rider waits only for that
-    /// shell, never for the browser (a terminal browser could run until the person quits it), and
-    /// leaves no child to reap — the browser's parent becomes init, as a daemon's does. Ctrl-C on
-    /// rider then leaves the browser alone too (a background job of a shell ignores it).
-    ///
-    /// The shell gets /dev/null as standard input and outputs and nothing else of rider's. Every
-    /// other descriptor is closed in it: rider's sockets, pipes and lock files would otherwise stay
-    /// open in a browser that runs long after rider (Foundation's `Process` hands on all of them).
-    /// Every signal has its default action and none is blocked: rider ignores SIGPIPE, a browser's
-    /// scripts must not.
-    /// - Throws: `POSIXError` when the shell cannot be started.
-    private func launch(_ command: String, _ url: URL, name: String = "sh") throws {
-        let arguments = ["/bin/sh", "-c", command + " &", name, url.absoluteString]
+    /// /dev/null is its standard input and outputs, and every other descriptor is closed in it:
+    /// rider's sockets, pipes and lock files would otherwise stay open in a browser that runs long
+    /// after rider (Foundation's `Process` hands on all of them). Every signal has its default
+    /// action and none is blocked: rider ignores SIGPIPE, a browser's scripts must not. (A
+    /// `$BROWSER` command is started by a shell in the background, and so ignores SIGINT and
+    /// SIGQUIT, as a shell's background job does.)
+    /// - Returns: the child's process id; the caller reaps it.
+    /// - Throws: `POSIXError` when it cannot be started, executing it included.
+    private func spawn(_ path: String, _ arguments: [String]) throws -> pid_t {
         let environment = Self.browserEnvironment(environment).map { "\($0.key)=\($0.value)" }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -146,23 +162,23 @@ package struct SystemBrowserOpener: Sendable {
         posix_spawnattr_setsigdefault(&attributes, &signals)
         sigemptyset(&signals)
         posix_spawnattr_setsigmask(&attributes, &signals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid = pid_t()
-        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
-        // The shell only forks the browser and exits: a wait of a millisecond or two. ECHILD means
-        // something else of the program's reaped it already.
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return pid
     }
 
-    /// The descriptors open in this process now, to be closed in the shell. Listing them (rather
-    /// than closing every number up to the limit) keeps that to a handful of calls; one opened by
-    /// another thread meanwhile is nearly always close-on-exec already (NIO's, SQLite's).
+    /// The descriptors open in this process now, to be closed in the child. Listing them (rather
+    /// than closing every number up to the limit) keeps that to a handful of calls. One another
+    /// thread opens between the listing and the start is not closed, unless it is close-on-exec
+    /// (NIO's and SQLite's are); glibc's `posix_spawn_file_actions_addclosefrom_np`, which would
+    /// close those too, is not visible to Swift here.
     private static func openDescriptors() -> [Int32] {
         if let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
             return names.compactMap { Int32($0) }

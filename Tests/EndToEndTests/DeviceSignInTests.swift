@@ -55,7 +55,7 @@ struct DeviceSignInTests {
         } catch {
             // Where rider is stuck: the programs it started and its threads' stacks now, then
             // what it printed before the watchdog ended it.
-            let children = HangReport.children(of: pid.current)
+            let children = HangReport.children(of: pid.current, orMentioning: sandbox.root.path)
             let stacks = await HangReport.stacks(of: pid.current, scratch: sandbox.root.appendingPathComponent("io"))
             let run = (try? await login).map(String.init(describing:)) ?? "rider did not run"
             throw DirectAPI.Failure(description: "\(error)\n\(run)\n\(children)\n\(stacks)")
@@ -161,7 +161,9 @@ struct DeviceSignInTests {
 
     /// Each line of `text` as a JSON object, or `nil` where one line is not one.
     static func jsonLines(_ text: String) -> [[String: Any]]? {
-        let lines = text.split(separator: "\n").map { Data($0.utf8) }
+        // Every line, an empty one too (only the text's last line break ends nothing).
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Data($0.utf8) }
+        if lines.last?.isEmpty == true { lines.removeLast() }
         let objects = lines.compactMap { (try? JSONSerialization.jsonObject(with: $0)) as? [String: Any] }
         return objects.count == lines.count ? objects : nil
     }

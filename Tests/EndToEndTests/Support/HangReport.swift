@@ -30,8 +30,9 @@ enum HangReport {
     }
 
     /// The processes `pid` started that are still there (running, or exited and not yet reaped),
-    /// one line each: process id, state letter as `ps` shows it, command line.
-    static func children(of pid: Int32?) -> String {
+    /// and any other whose command line mentions `text` (a browser rider started is soon
+    /// init's child), one line each: process id, state letter as `ps` shows it, command line.
+    static func children(of pid: Int32?, orMentioning text: String) -> String {
         guard let pid else { return "no children: the process never started" }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         let lines = entries.compactMap { entry -> String? in
@@ -40,11 +41,13 @@ enum HangReport {
                   let close = stat.lastIndex(of: ")") else { return nil }
             // After the command's name in parentheses: state, then the parent's id.
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 1, Int32(fields[1]) == pid else { return nil }
+            guard fields.count > 1, Int32(entry) != pid else { return nil }
             let arguments = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(entry)/cmdline"))) ?? Data()
             let command = arguments.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+            guard Int32(fields[1]) == pid || command.contains(text) else { return nil }
             return "\(entry) \(fields[0]) \(command.isEmpty ? "(exited)" : command)"
         }
-        return lines.isEmpty ? "no children of \(pid)" : "children of \(pid):\n" + lines.joined(separator: "\n")
+        return lines.isEmpty ? "no children of \(pid), nothing else mentions \(text)"
+            : "children of \(pid), and what mentions \(text):\n" + lines.joined(separator: "\n")
     }
 }

@@ -80,9 +80,11 @@ struct SystemBrowserOpenerTests {
         // inheritable as Foundation leaves its own.
         let held = directory.url.appendingPathComponent("held-by-rider")
         let file = open(held.path, O_WRONLY | O_CREAT, 0o600)
-        var pipeEnds: [Int32] = [0, 0]
-        #expect(file >= 0 && pipe(&pipeEnds) == 0)
-        defer { ([file] + pipeEnds).forEach { close($0) } }
+        try #require(file >= 0)
+        defer { close(file) }
+        var pipeEnds: [Int32] = [-1, -1]
+        try #require(pipe(&pipeEnds) == 0)
+        defer { pipeEnds.forEach { close($0) } }
         let previous = signal(SIGPIPE, SIG_IGN)
         defer { signal(SIGPIPE, previous) }
 
@@ -94,12 +96,12 @@ struct SystemBrowserOpenerTests {
             ls -l /proc/$$/fd > '\(output.path).tmp'
             grep SigIgn /proc/$$/status >> '\(output.path).tmp'
             mv '\(output.path).tmp' '\(output.path)'
-            sleep 20
+            sleep 8
             """, to: script)
         let opener = SystemBrowserOpener(environment: ["BROWSER": script.path, "PATH": "/usr/bin:/bin"])
         let clock = ContinuousClock(), started = clock.now
         #expect(try await opener.open(try #require(URL(string: "http://127.0.0.1:4711/start/abc"))))
-        #expect(clock.now - started < .seconds(10), "open returns while the browser still runs")
+        #expect(clock.now - started < .seconds(6), "open returns while the browser still runs")
 
         // `ls -l` lines of the browser's descriptors ("… 0 -> /dev/null"): /dev/null, and the
         // shell's own (its script, the file it writes): nothing else.
@@ -109,6 +111,23 @@ struct SystemBrowserOpenerTests {
         #expect(opened.count >= 3 && opened.allSatisfy(own.contains), "\(lines)")
         let ignored = UInt64(lines.first { $0.hasPrefix("SigIgn") }?.split(separator: "\t").last ?? "", radix: 16)
         #expect(ignored.map { $0 & (1 << (UInt64(SIGPIPE) - 1)) == 0 } == true, "\(lines)")
+    }
+
+    @Test("a $BROWSER command with ; or # in it is still started in the background; one the shell cannot read is refused")
+    func browserCommandShapes() async throws {
+        let url = try #require(URL(string: "https://id.example.test/device"))
+        let clock = ContinuousClock(), started = clock.now
+        // The `&` is on the whole command: rider does not wait out the first part.
+        let sequence = SystemBrowserOpener(environment: ["BROWSER": "sleep 8; true # a comment", "PATH": "/usr/bin:/bin"])
+        #expect(try await sequence.open(url))
+        #expect(clock.now - started < .seconds(6), "open returns at once")
+
+        let unreadable = SystemBrowserOpener(environment: ["BROWSER": "firefox 'unbalanced", "PATH": "/usr/bin:/bin"])
+        await #expect {
+            try await unreadable.open(url)
+        } throws: { error in
+            (error as? RiderError)?.code == .invalidConfiguration && "\(error)".contains("BROWSER (firefox 'unbalanced)")
+        }
     }
 
     @Test("without $BROWSER and without a graphical session nothing is opened, and a non-web address never is")
@@ -205,6 +224,17 @@ struct SystemBrowserChoiceTests {
         #expect(why.contains("BROWSER"))
         #expect(!opener.canOpenPages)
         #expect(try await opener.open(try #require(URL(string: "https://id.example.test/device"))) == false)
+    }
+
+    @Test("a program that cannot be run here (explorer.exe with the WSL interop off) is not reported as opened")
+    func unrunnableProgram() async throws {
+        let system = try FakeSystem(wslInterop: true)
+        defer { system.directory.remove() }
+        // A Windows executable's first bytes: no kernel here runs it without the interop.
+        let program = system.bin.appendingPathComponent("wslview")
+        try UninheritedFiles.writeExecutable("MZ\u{90}\0\u{3}", to: program)
+        let address = try #require(URL(string: "http://127.0.0.1:4711/start/abc"))
+        #expect(try await system.opener(["PATH": system.bin.path + ":/usr/bin:/bin"]).open(address) == false)
     }
 
     @Test("the Windows browser is started with the address as its one argument")

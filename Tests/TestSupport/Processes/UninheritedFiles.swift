@@ -15,9 +15,10 @@ import Glibc
 ///   waiting for a browser that never ran — twice in CI;
 /// - the write end of a pipe: whoever reads that pipe to its end waits until that program exits.
 ///
-/// What is created here is marked close-on-exec from the start: programs started by the test
-/// process never keep it; the one it is meant for gets it as its standard input or output, which
-/// `Process` makes with `dup2` (a copy without the mark).
+/// What is created here is marked close-on-exec (a script from the start; a pipe the moment it
+/// exists, leaving a window of two system calls, as `Process` wants a `Pipe` and makes its own):
+/// programs started by the test process do not keep it; the one it is meant for gets it as its
+/// standard input or output, which `Process` makes with `dup2` (a copy without the mark).
 public enum UninheritedFiles {
     /// Writes `text` to a new file at `url` (replacing one that is there) with `permissions`, as a
     /// script a test runs or hands to rider.
@@ -42,7 +43,8 @@ public enum UninheritedFiles {
     public static func pipe() -> Pipe {
         let pipe = Pipe()
         for descriptor in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
-            _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
+            // Only FD_CLOEXEC is a descriptor flag: setting it alone loses nothing.
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         }
         return pipe
     }
