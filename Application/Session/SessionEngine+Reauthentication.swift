@@ -85,20 +85,27 @@ extension SessionEngine {
     ///   in as someone else.
     package func stepUp(to scope: String, from failed: Session) async throws -> Session {
         guard let reauthentication else { throw RiderError.insufficientScope(scope) }
-        if let (asked, task) = steppingUp, asked == scope { return try await task.value }
-        let task = Task {
-            try await AuthorizationServer.$stepUpScope.withValue(scope) {
-                do {
-                    return try await reauthentication.ask(about: failed, scope: scope, asked: {},
-                                                          signIn: { try await self.signIn($0) })
-                } catch RiderError.Code.sessionExpired {
-                    // Declined: the request stays refused for its scope, which is what to say.
-                    throw RiderError.insufficientScope(scope)
+        let task: Task<Session, any Error>
+        if let (asked, running) = steppingUp, asked == scope {
+            task = running
+        } else {
+            task = Task {
+                try await AuthorizationServer.$stepUpScope.withValue(scope) {
+                    do {
+                        return try await reauthentication.ask(about: failed, scope: scope, asked: {},
+                                                              signIn: { try await self.signIn($0) })
+                    } catch RiderError.Code.sessionExpired {
+                        // Declined: the request stays refused for its scope, which is what to say.
+                        throw RiderError.insufficientScope(scope)
+                    }
                 }
             }
+            steppingUp = (scope, task)
         }
-        steppingUp = (scope, task)
-        defer { steppingUp = nil }
+        // Only this sign-in's own entry: one for another scope may have started meanwhile.
+        defer { if steppingUp?.task == task { steppingUp = nil } }
+        // Every request that waited on it, not only the one that started it, carries on only as
+        // the account it was made for.
         let session = try await task.value
         guard session.userID == failed.userID else { throw RiderError.sessionExpired }
         return session

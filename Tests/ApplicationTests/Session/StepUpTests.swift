@@ -28,13 +28,13 @@ struct StepUpTests {
     }
 
     /// The harness's configuration asking for `profile`; the token endpoint issues `access-admin`
-    /// to a password sign-in.
-    func harness() throws -> UseCaseHarness {
+    /// to a password sign-in, for the signed-in user unless told another.
+    func harness(signingInAs userID: String = Fixtures.userID.rawValue) throws -> UseCaseHarness {
         var configuration = try Fixtures.configuration()
         configuration.scope = "profile"
         let harness = try UseCaseHarness.signedIn(configuration: configuration)
         harness.transport.stub(.post, "/auth/token", with: .successful(
-            Fixtures.tokenResponse(accessToken: "access-admin", refreshToken: "refresh-admin")))
+            Fixtures.tokenResponse(accessToken: "access-admin", refreshToken: "refresh-admin", userID: userID)))
         return harness
     }
 
@@ -54,6 +54,29 @@ struct StepUpTests {
         #expect(harness.transport.requests(.post, "/auth/token").map { $0.formFields["scope"] } == ["profile rider:admin"])
         #expect(harness.transport.requests(.get, "/riders/me").map(\.bearerToken) == [Fixtures.accessToken, "access-admin"])
         #expect(await harness.vault.storedSession?.accessToken == "access-admin")
+    }
+
+    @Test("two requests refused for one scope share one sign-in; signed in as someone else, neither carries on")
+    func sharedSignInAsSomeoneElse() async throws {
+        let harness = try harness(signingInAs: "u_000099")
+        harness.transport.stub(.get, "/riders/me") { request in
+            request.bearerToken == "access-admin" ? .successful(Fixtures.rider(), headers: ["ETag": "\"v1\""]) : Self.refusal
+        }
+        // The person answers only once both requests have been refused, so the second joins the
+        // sign-in the first started.
+        let asked = Asked()
+        let transport = harness.transport
+        let api = await harness.api(steppingUpWith: Reauthentication { request in
+            for _ in 0..<6000 where transport.count(.get, "/riders/me") < 2 { try? await Task.sleep(for: .milliseconds(10)) }
+            return asked.answer(request)
+        })
+
+        let requests = [Task { try await api.send(API.myRider) }, Task { try await api.send(API.myRider) }]
+        for request in requests {
+            await #expect(throws: RiderError.sessionExpired) { try await request.value }
+        }
+        #expect(asked.all.count == 1, "one sign-in for both")
+        #expect(transport.count(.get, "/riders/me") == 2, "neither request was sent as the other account")
     }
 
     @Test("refused again after the step-up: one sign-in only, and the error names the scope asked for")
