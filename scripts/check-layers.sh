@@ -68,8 +68,10 @@ fi
 
 # A revocation is built and sent in one place (AuthorizationService), which applies the
 # session's binding to the revocation endpoint it was issued with (docs/session.md).
-revokers=$(search 'API\.revoke\(' Application Infrastructure Interfaces \
-           | without '^Application/Authorization/AuthorizationService\.swift:' | without '^[^:]+:[0-9]+:\s*//')
+# Inside the API type too: any call of `revoke(TOKEN, hint: …)`, with or without `API.`.
+revokers=$(search '(API\.)?revoke\([^)]*hint:' Application Infrastructure Interfaces \
+           | without '^Application/Authorization/AuthorizationService\.swift:' | without '^[^:]+:[0-9]+:\s*//' \
+           | without 'func revoke\(')
 if [ -n "$revokers" ]; then
   echo "check-layers: only Application/Authorization/AuthorizationService.swift builds a revocation request:" >&2
   echo "$revokers" >&2

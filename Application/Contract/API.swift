@@ -40,14 +40,9 @@ extension API {
         return tokenEndpoint(form: form, grant: .clientCredentials, in: configuration)
     }
 
-    /// The revocations that end `session` on the server, in order: the refresh token first, which
-    /// ends the whole grant (RFC 7009 §2.1), then the access token.
-    package static func revocations(of session: Session, in configuration: APIConfiguration) -> [Endpoint<Void>] {
-        revokedTokens(of: session).map { revoke($0.token, hint: $0.hint, in: configuration) }
-    }
-
     /// The tokens that end `session` on the server, in the order they are revoked, with their
-    /// `token_type_hint`s: the refresh token first, then the access token.
+    /// `token_type_hint`s: the refresh token first, which ends the whole grant (RFC 7009 §2.1),
+    /// then the access token.
     package static func revokedTokens(of session: Session) -> [(token: String, hint: String)] {
         (session.refreshToken.map { [($0, "refresh_token")] } ?? []) + [(session.accessToken, "access_token")]
     }
