@@ -5,20 +5,20 @@ struct ConfigChangeOutput: Encodable, Sendable {
     /// `set`, `unset`, or `unchanged` when `unset` found nothing to remove.
     let action: String
     let key: String
-    /// The value written; `nil` for `unset` and for a secret.
-    let value: String?
+    /// The value written; `null` for `unset` and for a secret (the keys are the same every time).
+    @Nullable var value: String?
     let file: String
-    /// Keys the file has that rider does not know, left as they were; `nil` when there are none.
-    /// rider refuses to start while the file has one, so a change that leaves one says so: a
-    /// typo (`timout`) kept beside the key just set is otherwise found only by the next command.
-    let unknownKeys: [String]?
+    /// Keys the file has that rider does not know, left as they were (none: empty). rider refuses
+    /// to start while the file has one, so a change that leaves one says so: a typo (`timout`)
+    /// kept beside the key just set is otherwise found only by the next command.
+    let unknownKeys: [String]
 
     init(action: String, key: String, value: String?, file: String, unknownKeys: [String] = []) {
         self.action = action
         self.key = key
         self.value = value
         self.file = file
-        self.unknownKeys = unknownKeys.isEmpty ? nil : unknownKeys
+        self.unknownKeys = unknownKeys
     }
 
     /// The confirmation line, e.g. `set timeout = 20 in /home/me/.config/rider/config.json`.
@@ -33,7 +33,7 @@ struct ConfigChangeOutput: Encodable, Sendable {
     /// One warning line per unknown key (standard error), with the nearest setting and the command
     /// that removes it.
     var warnings: [String] {
-        (unknownKeys ?? []).map { unknown in
+        unknownKeys.map { unknown in
             let nearest = EditDistance.nearest(to: unknown, among: ConfigKey.names).map { " (did you mean \($0)?)" } ?? ""
             return "rider: warning: the file also has '\(unknown)'\(nearest), which is not a rider setting; rider will "
                 + "not start until it is removed: rider config unset \(unknown)"

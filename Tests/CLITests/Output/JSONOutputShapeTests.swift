@@ -212,12 +212,13 @@ struct JSONOutputShapeTests {
             + #""message":"Check the fields."}}"#)
     }
 
-    @Test("config set and unset: a value only when one was written; unknown keys left in the file only when there are some")
+    @Test("config set and unset: the same keys every time, the value null when none was written, unknown keys left in the file")
     func configChange() {
         #expect(json(ConfigChangeOutput(action: "set", key: "timeout", value: "20", file: "/tmp/config.json"))
-            == #"{"action":"set","file":"/tmp/config.json","key":"timeout","value":"20"}"#)
+            == #"{"action":"set","file":"/tmp/config.json","key":"timeout","unknown_keys":[],"value":"20"}"#)
         #expect(json(ConfigChangeOutput(action: "unset", key: "timeout", value: nil, file: "/tmp/config.json"))
-            == #"{"action":"unset","file":"/tmp/config.json","key":"timeout"}"#, "no value key at all")
+            == #"{"action":"unset","file":"/tmp/config.json","key":"timeout","unknown_keys":[],"value":null}"#,
+                "the same keys every time")
         #expect(json(ConfigChangeOutput(action: "set", key: "timeout", value: "20", file: "/c.json", unknownKeys: ["timout"]))
             == #"{"action":"set","file":"/c.json","key":"timeout","unknown_keys":["timout"],"value":"20"}"#)
     }
