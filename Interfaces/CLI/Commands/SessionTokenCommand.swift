@@ -60,9 +60,10 @@ struct SessionTokenCommand: GlobalOptionsCommand {
         @Option(name: .long, help: .hidden) var record: String?
         @Option(name: .long, help: .hidden) var color: ColorMode = .auto
 
-        /// The same values as every other command's global options.
+        /// The same values as every other command's global options. Parsed from nothing first, so
+        /// an option added to GlobalOptions later has its default here rather than no value.
         var global: GlobalOptions {
-            var global = GlobalOptions()
+            var global = (try? GlobalOptions.parse([])) ?? GlobalOptions()
             (global.server, global.issuer, global.resource, global.account) = (server, issuer, resource, account)
             (global.json, global.verbose, global.record, global.replay, global.color) = (json, verbose, record, replay, color)
             return global
