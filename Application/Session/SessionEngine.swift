@@ -197,7 +197,6 @@ public actor SessionEngine {
         try await validSessionOnActor(waiting: true)
     }
 
-
     nonisolated func isDue(_ session: Session, at now: Date) -> Bool {
         SessionMachine.needsRefresh(session, at: now, leeway: refreshLeeway, jitter: refreshJitter)
     }
@@ -217,7 +216,6 @@ public actor SessionEngine {
             return current
         }
     }
-
 
     /// The session to retry with after the server rejected `rejectedAccessToken` with 401: the
     /// newer one at once when another request already replaced that token.
