@@ -5,10 +5,11 @@ import NIOHTTP1
 import NIOPosix
 import RiderDomain
 
-/// Listens for a browser sign-in's redirect on `http://127.0.0.1:<port><path>`, the port chosen
-/// by the system unless given (RFC 8252 §7.3: a loopback IP literal, not `localhost`, which a
-/// resolver or a hosts file could send elsewhere; bound to the loopback address only, so no other
-/// machine can connect). Given addresses (`127.0.0.1:8400`, `[::1]:8400`) are tried in order, a
+/// Listens for a browser sign-in's redirect on `http://127.0.0.1:<port><path>` (on
+/// `http://[::1]:<port><path>` where IPv4 loopback cannot be bound), the port chosen by the
+/// system unless given (RFC 8252 §7.3: a loopback IP literal, not `localhost`, which a resolver
+/// or a hosts file could send elsewhere; bound to the loopback address only, so no other machine
+/// can connect). Given addresses (`127.0.0.1:8400`, `[::1]:8400`) are tried in order, a
 /// busy one skipped, for providers that compare redirect URIs exactly, port included.
 ///
 /// Other programs on the machine can connect too, and so can web pages through the browser: a
@@ -29,14 +30,16 @@ package struct NIOLoopbackListener: Sendable {
     /// - Parameters:
     ///   - addresses: where to listen, tried in order until one can be bound (a provider that
     ///     compares redirect URIs exactly, port included, needs the port it has registered);
-    ///     `127.0.0.1` on a port the system picks by default.
+    ///     by default ``LoopbackListenAddress/automatic``: `127.0.0.1`, else `::1`, on a port
+    ///     the system picks.
     ///   - onSkipped: told, in library terms, about each address that could not be bound before
     ///     one could (a busy port), so the person knows which redirect URI is in use.
     ///   - group: the event loops to listen on; NIO's shared ones by default.
-    package init(addresses: [LoopbackListenAddress] = [.ephemeral], onSkipped: @escaping @Sendable (String) -> Void = { _ in },
+    package init(addresses: [LoopbackListenAddress] = LoopbackListenAddress.automatic,
+                 onSkipped: @escaping @Sendable (String) -> Void = { _ in },
                  group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.group = group
-        self.addresses = addresses.isEmpty ? [.ephemeral] : addresses
+        self.addresses = addresses.isEmpty ? LoopbackListenAddress.automatic : addresses
         self.onSkipped = onSkipped
     }
 
@@ -58,11 +61,11 @@ package struct NIOLoopbackListener: Sendable {
                 }
             }
         }
-        guard refusals.count > 1 || addresses != [.ephemeral] else {
-            throw RiderError.invalidConfiguration("cannot listen on 127.0.0.1 for the browser's return",
-                                                  underlying: refusals.first?.1)
-        }
         let tried = refusals.map { "\($0.0) (\(Self.reason($0.1)))" }.joined(separator: ", ")
+        guard addresses != LoopbackListenAddress.automatic else {
+            throw RiderError.invalidConfiguration("cannot listen on 127.0.0.1 or ::1 for the browser's return: \(tried)",
+                                                  underlying: refusals.last?.1)
+        }
         throw RiderError.invalidConfiguration("none of the addresses to listen on for the browser's return is free: "
             + tried, underlying: refusals.last?.1)
     }
@@ -122,6 +125,11 @@ package struct LoopbackListenAddress: Hashable, Sendable, CustomStringConvertibl
 
     /// `127.0.0.1` on a port the system picks.
     package static let ephemeral = LoopbackListenAddress(checkedHost: "127.0.0.1", port: 0)
+    /// `::1` on a port the system picks.
+    package static let ephemeralIPv6 = LoopbackListenAddress(checkedHost: "::1", port: 0)
+    /// Where to listen when none is given: IPv4 loopback, and IPv6 loopback where IPv4's cannot be
+    /// bound (a container or host without it; RFC 8252 §7.3 allows either for the redirect).
+    package static let automatic = [ephemeral, ephemeralIPv6]
 
     private init(checkedHost host: String, port: Int) {
         self.host = host

@@ -13,9 +13,9 @@ extension DoctorChecks {
     // MARK: Sign-in on this machine
 
     /// Whether `login --web` can listen: each configured `listen` address, or a port of the
-    /// system's choosing on 127.0.0.1. Bound and closed at once.
+    /// system's choosing on 127.0.0.1, else on ::1. Bound and closed at once.
     static func loopback(_ addresses: [LoopbackListenAddress], deviceFlowServes: Bool) -> DoctorCheck {
-        let wanted = addresses.isEmpty ? [LoopbackListenAddress.ephemeral] : addresses
+        let wanted = addresses.isEmpty ? LoopbackListenAddress.automatic : addresses
         var refused: [String] = []
         for address in wanted {
             if let reason = bindFails(address) {

@@ -139,6 +139,14 @@ struct LoopbackListenAddressTests {
         await client.shutdown()
     }
 
+    @Test("with no address given: IPv4 loopback, and IPv6 loopback where that cannot be bound; the default listener is on 127.0.0.1")
+    func automatic() async throws {
+        #expect(LoopbackListenAddress.automatic.map(\.description) == ["127.0.0.1:0", "[::1]:0"])
+        let endpoint = try await NIOLoopbackListener().listen(path: "/callback")
+        #expect(endpoint.redirectURI.host == "127.0.0.1", "\(endpoint.redirectURI)")
+        await endpoint.finish(with: RedirectPage(succeeded: false, title: "t", message: "m"))
+    }
+
     @Test("only loopback IP literals with a port are accepted",
           arguments: ["localhost:8400", "0.0.0.0:8400", "192.168.1.2:8400", "127.0.0.1", "127.0.0.1:", "127.0.0.1:65536",
                       "127.0.0.1:-1", "[::1]8400", "::1:8400", "127.0.0.1:８４"])
