@@ -69,9 +69,7 @@ package struct SystemBrowserOpener: Sendable {
             }
             // The shell only starts the browser in the background and exits: a wait of a
             // millisecond or two; an exit status says it could not even read the command.
-            // ECHILD means something else of the program's reaped it already.
-            var status: Int32 = 0
-            while waitpid(shell, &status, 0) < 0, errno == EINTR {}
+            let status = Self.reap(shell)
             let exited = status & 0x7f == 0, code = (status >> 8) & 0xff
             guard !exited || code == 0 else {
                 throw RiderError.invalidConfiguration("BROWSER (\(browser)) cannot be started: the shell ended with "
@@ -82,10 +80,7 @@ package struct SystemBrowserOpener: Sendable {
             // Run directly, so a program that cannot be executed here (explorer.exe with the WSL
             // interop off) is known at once; reaped when it exits (they hand over and exit).
             guard let pid = try? spawn(program, [program, url.absoluteString]) else { return false }
-            Thread.detachNewThread {
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            }
+            Thread.detachNewThread { _ = Self.reap(pid) }
             return true
         case .none:
             return false
@@ -172,6 +167,14 @@ package struct SystemBrowserOpener: Sendable {
         let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
         return pid
+    }
+
+    /// Waits for the child `pid` to end and returns its wait status (0 when something else of the
+    /// program's reaped it already: ECHILD).
+    private static func reap(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return status
     }
 
     /// The descriptors open in this process now, to be closed in the child. Listing them (rather
