@@ -30,9 +30,6 @@ public struct RiderKit: Sendable {
     /// Where sessions are kept (for ``live(configuration:)``, an `AccountTokenVault`: each
     /// account's session in its own keyring item or file).
     package let vault: any TokenVault
-    /// The vault's location when this `RiderKit` was made; embedders read
-    /// `sessions.vaultLocation` or ``currentVaultLocation()``.
-    package let vaultLocation: String
     /// The accounts stored for this server: list, the active one, switch, remove, their changes.
     /// This `RiderKit` speaks for one of them (`Accounts.current()`).
     public let accounts: Accounts
@@ -172,7 +169,6 @@ public struct RiderKit: Sendable {
         self.authorizationServer = authorizationServer
         self.sessions = sessions
         self.vault = vault
-        self.vaultLocation = vault.location
         // A vault given by the program keeps one session: listed as the one account it holds.
         let accountVault = vault as? AccountTokenVault ?? AccountTokenVault(
             registry: InMemoryAccountRegistry(server: api.origin), location: vault.location,
