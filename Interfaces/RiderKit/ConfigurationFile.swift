@@ -69,6 +69,11 @@ package enum ConfigurationFile {
             case cacheTimeToLive = "cache_ttl"
             case cacheMaximumUsers = "cache_max_users"
             case cacheKeepOnLogout = "cache_keep_on_logout"
+
+            /// The setting nearest to a mistyped `name` (`timout`: `timeout`), if one is that near.
+            package static func nearest(to name: String) -> String? {
+                EditDistance.nearest(to: name, among: allCases.map(\.rawValue))
+            }
         }
 
         package init() {}
@@ -210,7 +215,7 @@ package enum ConfigurationFile {
         let unknown = object.keys.filter { !names.contains($0) }.sorted()
         guard unknown.isEmpty else {
             let described = unknown.map { key in
-                EditDistance.nearest(to: key, among: names).map { "\(key) (did you mean \($0)?)" } ?? key
+                Settings.CodingKeys.nearest(to: key).map { "\(key) (did you mean \($0)?)" } ?? key
             }
             throw RiderError.invalidConfiguration(
                 "the config file \(file.path) has unknown settings: \(described.joined(separator: ", ")) "

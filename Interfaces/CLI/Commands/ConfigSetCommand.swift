@@ -88,8 +88,7 @@ struct ConfigSetCommand: GlobalOptionsCommand {
 
         let output = ConfigChangeOutput(action: "set", key: setting.rawValue, value: setting.isSecret ? nil : text,
                                         file: document.file.path, unknownKeys: document.unknownKeys)
-        try ConfigOutput.print(output, json: global.json, lines: output.lines)
-        if !global.json { output.warnings.forEach { Console.standardError($0) } }
+        try output.print(json: global.json)
         if !global.json, let overriding = environment[setting.environmentVariable], !overriding.isEmpty {
             Console.standardError("rider: note: \(setting.environmentVariable) is set and wins over the file.")
         }

@@ -37,7 +37,6 @@ struct ConfigUnsetCommand: GlobalOptionsCommand {
         if removed { try document.write() }
         let output = ConfigChangeOutput(action: removed ? "unset" : "unchanged", key: name, value: nil,
                                         file: document.file.path, unknownKeys: document.unknownKeys)
-        try ConfigOutput.print(output, json: global.json, lines: output.lines)
-        if !global.json { output.warnings.forEach { Console.standardError($0) } }
+        try output.print(json: global.json)
     }
 }

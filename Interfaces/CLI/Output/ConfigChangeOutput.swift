@@ -30,11 +30,19 @@ struct ConfigChangeOutput: Encodable, Sendable {
         }
     }
 
+    /// Prints the result (`--json`: the object), then, without `--json`, a warning per unknown key
+    /// on standard error: what `config set` and `config unset` both end with.
+    /// - Throws: what ``ConfigOutput/print(_:json:style:lines:)`` throws.
+    func print(json: Bool) throws {
+        try ConfigOutput.print(self, json: json, lines: lines)
+        if !json { warnings.forEach { Console.standardError($0) } }
+    }
+
     /// One warning line per unknown key (standard error), with the nearest setting and the command
     /// that removes it.
     var warnings: [String] {
         unknownKeys.map { unknown in
-            let nearest = EditDistance.nearest(to: unknown, among: ConfigKey.names).map { " (did you mean \($0)?)" } ?? ""
+            let nearest = ConfigKey.nearest(to: unknown).map { " (did you mean \($0)?)" } ?? ""
             return "rider: warning: the file also has '\(unknown)'\(nearest), which is not a rider setting; rider will "
                 + "not start until it is removed: rider config unset \(unknown)"
         }

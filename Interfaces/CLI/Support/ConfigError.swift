@@ -25,7 +25,7 @@ enum ConfigError: Error, LocalizedError, Sendable, Equatable {
     var errorDescription: String? {
         switch self {
         case .unknownKey(let key):
-            let nearest = EditDistance.nearest(to: key, among: ConfigKey.names)
+            let nearest = ConfigKey.nearest(to: key)
             return "'\(key)' is not a rider setting." + (nearest.map { " Did you mean \($0)?" } ?? "")
                 + " Known settings: \(ConfigKey.names.joined(separator: ", "))."
         case .invalidValue(let key, let reason):
