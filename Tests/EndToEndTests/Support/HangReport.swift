@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 
 /// What a child process that seems stuck is doing: every thread's stack, read with gdb, and the
-/// programs it started, for the failure message of a test that gave up waiting on it. A hang seen once in CI and never here
-/// can then be read from the log instead of guessed at.
+/// programs it started, for the failure message of a test that gave up waiting on it. A hang seen
+/// once in CI and never here can then be read from the log instead of guessed at.
 enum HangReport {
     /// Holds the process id `RiderProcess` reports once the child runs.
     final class ProcessID: Sendable {

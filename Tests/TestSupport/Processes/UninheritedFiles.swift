@@ -22,19 +22,16 @@ import Glibc
 public enum UninheritedFiles {
     /// Writes `text` to a new file at `url` (replacing one that is there) with `permissions`, as a
     /// script a test runs or hands to rider.
-    /// - Throws: `CocoaError(.fileWriteUnknown)` with the system's error when it cannot be written.
+    /// - Throws: `CocoaError(.fileWriteUnknown)` with the system's error when it cannot be created
+    ///   or given its mode; what `FileHandle` throws when it cannot be written.
     public static func writeExecutable(_ text: String, to url: URL, permissions: mode_t = 0o700) throws {
         _ = unlink(url.path)
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw failure(url) }
-        defer { close(descriptor) }
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw failure(url) }
-            bytes = bytes.dropFirst(written)
-        }
+        // Foundation writes it all from here (short writes, EINTR); only opening it was ours to do.
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        defer { try? file.close() }
+        try file.write(contentsOf: Data(text.utf8))
         // The mode given to open(2) is narrowed by the umask; a script must have exactly this one.
         guard fchmod(descriptor, permissions) == 0 else { throw failure(url) }
     }
